@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "pipcam",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pipcam", targets: ["pipcam"]),
+        .library(name: "GStreamer", targets: ["GStreamer"]),
+        .library(name: "Capture", targets: ["Capture"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // Layer 1: the C API, with macros and variadic calls shimmed as inline functions.
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-pbutils-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        // Layer 2: a thin, safe Swift wrapper of GStreamer.
+        .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        // Layer 3: the capture model (sessions, devices, inputs, outputs, connections).
+        .target(name: "Capture", dependencies: ["GStreamer", .product(name: "Yams", package: "Yams")]),
+        // Layer 4: the command line.
+        .executableTarget(
+            name: "pipcam",
+            dependencies: ["Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
+        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

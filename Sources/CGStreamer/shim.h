@@ -1,0 +1,102 @@
+// The GStreamer C API as Swift sees it. GLib's type-cast and type-check macros, and the few
+// variadic or macro-only calls pipcam needs, are restated here as inline functions because
+// Swift imports neither macros with arguments nor C variadic functions.
+#ifndef PIPCAM_CGSTREAMER_SHIM_H
+#define PIPCAM_CGSTREAMER_SHIM_H
+
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+#include <gst/audio/audio.h>
+#include <gst/pbutils/pbutils.h>
+
+// MARK: casts (all GStreamer objects are GObjects; the casts only change the static type)
+
+static inline GObject *pc_object(gpointer p) { return G_OBJECT(p); }
+static inline GstObject *pc_gst_object(gpointer p) { return GST_OBJECT(p); }
+static inline GstElement *pc_element(gpointer p) { return GST_ELEMENT(p); }
+static inline GstBin *pc_bin(gpointer p) { return GST_BIN(p); }
+static inline GstPipeline *pc_pipeline(gpointer p) { return GST_PIPELINE(p); }
+static inline GstPad *pc_pad(gpointer p) { return GST_PAD(p); }
+static inline GstAppSink *pc_app_sink(gpointer p) { return GST_APP_SINK(p); }
+static inline GstAppSrc *pc_app_src(gpointer p) { return GST_APP_SRC(p); }
+
+// MARK: type checks
+
+static inline gboolean pc_is_bin(gpointer p) { return GST_IS_BIN(p); }
+static inline gboolean pc_is_element(gpointer p) { return GST_IS_ELEMENT(p); }
+static inline gboolean pc_is_app_sink(gpointer p) { return GST_IS_APP_SINK(p); }
+static inline gboolean pc_is_app_src(gpointer p) { return GST_IS_APP_SRC(p); }
+static inline const gchar *pc_object_type_name(gpointer p) { return G_OBJECT_TYPE_NAME(p); }
+static inline GObjectClass *pc_object_get_class(gpointer p) { return G_OBJECT_GET_CLASS(p); }
+static inline guint pc_object_ref_count(gpointer p) { return G_OBJECT(p)->ref_count; }
+
+// MARK: fundamental GTypes (macros in GLib)
+
+static inline GType pc_type_fundamental(GType t) { return G_TYPE_FUNDAMENTAL(t); }
+static inline GType pc_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType pc_type_int(void) { return G_TYPE_INT; }
+static inline GType pc_type_uint(void) { return G_TYPE_UINT; }
+static inline GType pc_type_long(void) { return G_TYPE_LONG; }
+static inline GType pc_type_ulong(void) { return G_TYPE_ULONG; }
+static inline GType pc_type_int64(void) { return G_TYPE_INT64; }
+static inline GType pc_type_uint64(void) { return G_TYPE_UINT64; }
+static inline GType pc_type_float(void) { return G_TYPE_FLOAT; }
+static inline GType pc_type_double(void) { return G_TYPE_DOUBLE; }
+static inline GType pc_type_string(void) { return G_TYPE_STRING; }
+static inline GType pc_type_enum(void) { return G_TYPE_ENUM; }
+static inline GType pc_type_flags(void) { return G_TYPE_FLAGS; }
+static inline GType pc_type_boxed(void) { return G_TYPE_BOXED; }
+static inline GType pc_type_object(void) { return G_TYPE_OBJECT; }
+static inline GType pc_type_caps(void) { return GST_TYPE_CAPS; }
+static inline GType pc_type_fraction(void) { return GST_TYPE_FRACTION; }
+static inline GType pc_type_structure(void) { return GST_TYPE_STRUCTURE; }
+static inline GType pc_type_list(void) { return GST_TYPE_LIST; }
+static inline GType pc_type_array(void) { return GST_TYPE_ARRAY; }
+static inline GType pc_type_int_range(void) { return GST_TYPE_INT_RANGE; }
+static inline GType pc_type_fraction_range(void) { return GST_TYPE_FRACTION_RANGE; }
+static inline GType pc_type_double_range(void) { return GST_TYPE_DOUBLE_RANGE; }
+static inline GType pc_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
+static inline GType pc_param_spec_value_type(GParamSpec *p) { return G_PARAM_SPEC_VALUE_TYPE(p); }
+
+// MARK: mini objects (refcounted, not GObjects)
+
+static inline GstCaps *pc_caps_ref(GstCaps *c) { return gst_caps_ref(c); }
+static inline void pc_caps_unref(GstCaps *c) { gst_caps_unref(c); }
+static inline GstSample *pc_sample_ref(GstSample *s) { return gst_sample_ref(s); }
+static inline void pc_sample_unref(GstSample *s) { gst_sample_unref(s); }
+static inline void pc_message_unref(GstMessage *m) { gst_message_unref(m); }
+static inline GstMessageType pc_message_type(GstMessage *m) { return GST_MESSAGE_TYPE(m); }
+static inline GstObject *pc_message_src(GstMessage *m) { return GST_MESSAGE_SRC(m); }
+static inline guint32 pc_message_seqnum(GstMessage *m) { return GST_MESSAGE_SEQNUM(m); }
+static inline GstClockTime pc_buffer_pts(GstBuffer *b) { return GST_BUFFER_PTS(b); }
+static inline GstClockTime pc_buffer_duration(GstBuffer *b) { return GST_BUFFER_DURATION(b); }
+static inline GstClockTime pc_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
+
+// MARK: video and audio info (accessor macros)
+
+static inline guint pc_video_info_n_planes(const GstVideoInfo *i) { return GST_VIDEO_INFO_N_PLANES(i); }
+static inline gint pc_video_info_plane_stride(const GstVideoInfo *i, guint p) { return GST_VIDEO_INFO_PLANE_STRIDE(i, p); }
+static inline gsize pc_video_info_plane_offset(const GstVideoInfo *i, guint p) { return GST_VIDEO_INFO_PLANE_OFFSET(i, p); }
+static inline GstVideoFormat pc_video_info_format(const GstVideoInfo *i) { return GST_VIDEO_INFO_FORMAT(i); }
+static inline gint pc_video_info_fps_n(const GstVideoInfo *i) { return GST_VIDEO_INFO_FPS_N(i); }
+static inline gint pc_video_info_fps_d(const GstVideoInfo *i) { return GST_VIDEO_INFO_FPS_D(i); }
+static inline gpointer pc_video_frame_plane_data(GstVideoFrame *f, guint p) { return GST_VIDEO_FRAME_PLANE_DATA(f, p); }
+static inline gint pc_video_frame_plane_stride(GstVideoFrame *f, guint p) { return GST_VIDEO_FRAME_PLANE_STRIDE(f, p); }
+static inline gint pc_video_frame_comp_height(GstVideoFrame *f, guint c) { return GST_VIDEO_FRAME_COMP_HEIGHT(f, c); }
+static inline gint pc_video_frame_comp_width(GstVideoFrame *f, guint c) { return GST_VIDEO_FRAME_COMP_WIDTH(f, c); }
+
+// MARK: signals (g_signal_connect is a macro)
+
+static inline gulong pc_signal_connect(gpointer instance, const gchar *signal, GCallback handler, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
+}
+
+// MARK: variadic calls
+
+static inline GstMessage *pc_message_new_wake(GstObject *src) {
+    return gst_message_new_application(src, gst_structure_new_empty("pipcam-bus-wake"));
+}
+
+#endif

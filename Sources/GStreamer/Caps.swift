@@ -1,0 +1,159 @@
+import CGStreamer
+
+/// A set of media formats (GstCaps), immutable once built.
+public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable {
+    let raw: UnsafeMutablePointer<GstCaps>
+
+    /// Adopts a caps reference the caller owns.
+    init(adopting raw: UnsafeMutablePointer<GstCaps>) {
+        self.raw = raw
+    }
+
+    /// Takes a reference of its own on borrowed caps.
+    convenience init(retaining raw: UnsafeMutablePointer<GstCaps>) {
+        self.init(adopting: pc_caps_ref(raw))
+    }
+
+    /// Parses caps in gst-launch syntax: `video/x-raw,width=1280,height=720`.
+    public convenience init(_ text: String) throws {
+        Gst.ensureInitialized()
+        guard let parsed = gst_caps_from_string(text) else { throw GStreamerError.invalidCaps(text) }
+        self.init(adopting: parsed)
+    }
+
+    /// Caps that accept anything.
+    public static func any() -> Caps {
+        Gst.ensureInitialized()
+        return Caps(adopting: gst_caps_new_any())
+    }
+
+    deinit { pc_caps_unref(raw) }
+
+    public var description: String { takeString(gst_caps_to_string(raw)) ?? "" }
+    public var isAny: Bool { gst_caps_is_any(raw) != 0 }
+    public var isEmpty: Bool { gst_caps_is_empty(raw) != 0 }
+    public var isFixed: Bool { gst_caps_is_fixed(raw) != 0 }
+
+    public func intersects(_ other: Caps) -> Bool { gst_caps_can_intersect(raw, other.raw) != 0 }
+
+    public func intersection(_ other: Caps) -> Caps { Caps(adopting: gst_caps_intersect(raw, other.raw)) }
+
+    public static func == (lhs: Caps, rhs: Caps) -> Bool { gst_caps_is_equal(lhs.raw, rhs.raw) != 0 }
+
+    /// Each alternative format, in preference order.
+    public var structures: [Structure] {
+        (0..<gst_caps_get_size(raw)).map { Structure(gst_caps_get_structure(raw, $0)) }
+    }
+
+    /// The video geometry these caps describe (they must be fixed raw video caps).
+    public var videoInfo: VideoInfo? { VideoInfo(caps: self) }
+
+    /// The audio format these caps describe (they must be fixed raw audio caps).
+    public var audioInfo: AudioInfo? { AudioInfo(caps: self) }
+}
+
+/// Builds caps field by field with typed values: `CapsBuilder("video/x-raw").set("width", 640).build()`.
+public struct CapsBuilder {
+    private var mediaType: String
+    private var fields: [(String, PropertyValue)] = []
+
+    public init(_ mediaType: String) { self.mediaType = mediaType }
+
+    public func set(_ field: String, _ value: any PropertyValueConvertible) -> CapsBuilder {
+        var copy = self
+        copy.fields.append((field, value.propertyValue))
+        return copy
+    }
+
+    public func build() throws -> Caps {
+        Gst.ensureInitialized()
+        guard let structure = gst_structure_new_empty(mediaType) else { throw GStreamerError.invalidCaps(mediaType) }
+        for (field, value) in fields {
+            var gvalue = GValue()
+            g_value_init(&gvalue, Self.gtype(of: value))
+            do {
+                try GValueBridge.store(value, into: &gvalue, spec: nil)
+            } catch {
+                g_value_unset(&gvalue)
+                gst_structure_free(structure)
+                throw GStreamerError.invalidCaps("\(mediaType), \(field)=\(value)")
+            }
+            gst_structure_take_value(structure, field, &gvalue)
+        }
+        let caps = gst_caps_new_empty()!
+        gst_caps_append_structure(caps, structure)
+        return Caps(adopting: caps)
+    }
+
+    private static func gtype(of value: PropertyValue) -> GType {
+        switch value {
+        case .bool: return pc_type_boolean()
+        case .int(let number): return Int32(exactly: number) != nil ? pc_type_int() : pc_type_int64()
+        case .uint(let number): return Int32(exactly: number) != nil ? pc_type_int() : pc_type_uint64()
+        case .double: return pc_type_double()
+        case .string: return pc_type_string()
+        case .caps: return pc_type_caps()
+        case .fraction: return pc_type_fraction()
+        }
+    }
+}
+
+/// One format alternative of caps, or the payload of a message, copied into Swift values.
+public struct Structure: Sendable, CustomStringConvertible {
+    /// A field's value, including the ranges and lists device caps use.
+    public indirect enum Field: Sendable, Equatable {
+        case value(PropertyValue)
+        case list([Field])
+        case intRange(ClosedRange<Int>)
+        case fractionRange(Fraction, Fraction)
+    }
+
+    public let name: String
+    public let fields: [(name: String, value: Field)]
+    public let description: String
+
+    init(_ raw: UnsafePointer<GstStructure>) {
+        name = String(cString: gst_structure_get_name(raw))
+        description = takeString(gst_structure_to_string(raw)) ?? name
+        fields = (0..<gst_structure_n_fields(raw)).map { index in
+            let fieldName = String(cString: gst_structure_nth_field_name(raw, guint(index)))
+            return (fieldName, Structure.field(gst_structure_get_value(raw, fieldName)))
+        }
+    }
+
+    public subscript(_ field: String) -> Field? {
+        fields.first { $0.name == field }?.value
+    }
+
+    public func int(_ field: String) -> Int? {
+        if case .value(let value) = self[field] { return value.intValue }
+        return nil
+    }
+
+    public func string(_ field: String) -> String? {
+        if case .value(let value) = self[field] { return value.stringValue }
+        return nil
+    }
+
+    static func field(_ gvalue: UnsafePointer<GValue>) -> Field {
+        let type = pc_value_type(gvalue)
+        if type == pc_type_list() || type == pc_type_array() {
+            let isList = type == pc_type_list()
+            let count = isList ? gst_value_list_get_size(gvalue) : gst_value_array_get_size(gvalue)
+            return .list((0..<count).map { index in
+                field(isList ? gst_value_list_get_value(gvalue, index) : gst_value_array_get_value(gvalue, index))
+            })
+        }
+        if type == pc_type_int_range() {
+            let low = Int(gst_value_get_int_range_min(gvalue)), high = Int(gst_value_get_int_range_max(gvalue))
+            return .intRange(low...max(low, high))
+        }
+        if type == pc_type_fraction_range() {
+            let low = gst_value_get_fraction_range_min(gvalue)!, high = gst_value_get_fraction_range_max(gvalue)!
+            return .fractionRange(
+                Fraction(gst_value_get_fraction_numerator(low), gst_value_get_fraction_denominator(low)),
+                Fraction(gst_value_get_fraction_numerator(high), gst_value_get_fraction_denominator(high)))
+        }
+        return .value(GValueBridge.load(gvalue))
+    }
+}

@@ -1,0 +1,72 @@
+/// Everything the wrapper can fail with. Each message names the element, pad or property involved,
+/// because a pipeline of twenty elements is undebuggable from "link failed".
+public enum GStreamerError: Error, CustomStringConvertible, Equatable {
+    case initializationFailed(String)
+    case missingElement(factory: String)
+    case elementCreationFailed(factory: String)
+    case unknownProperty(object: String, property: String)
+    case readOnlyProperty(object: String, property: String)
+    case wrongPropertyType(object: String, property: String, expected: String, given: String)
+    case invalidPropertyValue(object: String, property: String, expected: String, value: String)
+    case invalidCaps(String)
+    case addFailed(element: String, bin: String)
+    case linkFailed(source: String, sourcePad: String, sink: String, sinkPad: String, reason: String)
+    case noSuchPad(element: String, pad: String)
+    case stateChangeFailed(element: String, target: String)
+    case timeout(String)
+    case mapFailed(String)
+    case pipelineError(source: String, message: String, debug: String?)
+
+    public var description: String {
+        switch self {
+        case .initializationFailed(let reason):
+            return "GStreamer could not be initialized: \(reason)"
+        case .missingElement(let factory):
+            return "GStreamer element '\(factory)' is not installed (\(Self.packageHint(factory)))"
+        case .elementCreationFailed(let factory):
+            return "GStreamer element '\(factory)' exists but could not be created"
+        case .unknownProperty(let object, let property):
+            return "'\(object)' has no property '\(property)'"
+        case .readOnlyProperty(let object, let property):
+            return "property '\(property)' of '\(object)' is read-only"
+        case .wrongPropertyType(let object, let property, let expected, let given):
+            return "property '\(property)' of '\(object)' expects \(expected), not \(given)"
+        case .invalidPropertyValue(let object, let property, let expected, let value):
+            return "property '\(property)' of '\(object)' expects \(expected); '\(value)' is not valid"
+        case .invalidCaps(let text):
+            return "invalid caps '\(text)'"
+        case .addFailed(let element, let bin):
+            return "cannot add '\(element)' to '\(bin)' (the name is taken or it already has a parent)"
+        case .linkFailed(let source, let sourcePad, let sink, let sinkPad, let reason):
+            return "cannot link '\(source)':\(sourcePad) to '\(sink)':\(sinkPad): \(reason)"
+        case .noSuchPad(let element, let pad):
+            return "'\(element)' has no pad '\(pad)'"
+        case .stateChangeFailed(let element, let target):
+            return "'\(element)' failed to change state to \(target)"
+        case .timeout(let what):
+            return "timed out \(what)"
+        case .mapFailed(let what):
+            return "could not map \(what)"
+        case .pipelineError(let source, let message, let debug):
+            return "\(source): \(message)" + (debug.map { " (\($0))" } ?? "")
+        }
+    }
+
+    /// Which Debian package ships the factories pipcam relies on.
+    static func packageHint(_ factory: String) -> String {
+        switch factory {
+        case "x264enc": return "install gstreamer1.0-plugins-ugly"
+        case "alsasrc", "alsasink": return "install gstreamer1.0-alsa"
+        case "compositor", "audiomixer", "videotestsrc", "audiotestsrc", "opusenc", "videoconvert", "videoscale",
+             "audioconvert", "audioresample", "appsink", "appsrc", "playbin", "decodebin", "uridecodebin":
+            return "install gstreamer1.0-plugins-base"
+        case "matroskamux", "v4l2src", "videoflip", "jpegenc", "qtmux", "flvmux", "pulsesrc", "level":
+            return "install gstreamer1.0-plugins-good"
+        case "vah264enc", "openh264enc":
+            return "install gstreamer1.0-plugins-bad"
+        case "xvimagesink", "ximagesink":
+            return "install gstreamer1.0-x"
+        default: return "check `gst-inspect-1.0 \(factory)`"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CGStreamer
+
+/// A bus message, copied into Swift values on the bus thread so it can travel anywhere.
+public struct Message: Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        case error(message: String, debug: String?)
+        case warning(message: String, debug: String?)
+        case info(message: String, debug: String?)
+        case eos
+        case stateChanged(old: State, new: State, pending: State)
+        /// A frame was dropped or processed late; counts are per element.
+        case qos(live: Bool, runningTime: Duration?, processed: UInt64, dropped: UInt64)
+        case element(Structure)
+        case application(Structure)
+        case deviceAdded(Device)
+        case deviceRemoved(Device)
+        case streamStart
+        case asyncDone
+        case latency
+        case clockLost
+        case other(String)
+    }
+
+    public let kind: Kind
+    /// Name of the element (or pad, device monitor…) that posted the message.
+    public let sourceName: String?
+    /// Its full path, e.g. "/GstPipeline:session/GstV4l2Src:camera0".
+    public let sourcePath: String?
+    public let sequenceNumber: UInt32
+
+    public var description: String {
+        "\(sourcePath ?? "?"): \(kind)"
+    }
+
+    public var isError: Bool {
+        if case .error = kind { return true }
+        return false
+    }
+
+    init(_ raw: UnsafeMutablePointer<GstMessage>) {
+        sequenceNumber = pc_message_seqnum(raw)
+        if let source = pc_message_src(raw) {
+            sourceName = takeString(gst_object_get_name(source))
+            sourcePath = takeString(gst_object_get_path_string(source))
+        } else {
+            sourceName = nil
+            sourcePath = nil
+        }
+        kind = Message.kind(of: raw)
+    }
+
+    private static func kind(of raw: UnsafeMutablePointer<GstMessage>) -> Kind {
+        let type = pc_message_type(raw)
+        switch type {
+        case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING, GST_MESSAGE_INFO:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            switch type {
+            case GST_MESSAGE_ERROR: gst_message_parse_error(raw, &error, &debug)
+            case GST_MESSAGE_WARNING: gst_message_parse_warning(raw, &error, &debug)
+            default: gst_message_parse_info(raw, &error, &debug)
+            }
+            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown"
+            if let error { g_error_free(error) }
+            let details = takeString(debug)
+            switch type {
+            case GST_MESSAGE_ERROR: return .error(message: text, debug: details)
+            case GST_MESSAGE_WARNING: return .warning(message: text, debug: details)
+            default: return .info(message: text, debug: details)
+            }
+        case GST_MESSAGE_EOS:
+            return .eos
+        case GST_MESSAGE_STATE_CHANGED:
+            var old = GST_STATE_VOID_PENDING, new = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+            gst_message_parse_state_changed(raw, &old, &new, &pending)
+            return .stateChanged(old: State(old), new: State(new), pending: State(pending))
+        case GST_MESSAGE_QOS:
+            var live: gboolean = 0
+            var runningTime: guint64 = 0, streamTime: guint64 = 0, timestamp: guint64 = 0, duration: guint64 = 0
+            gst_message_parse_qos(raw, &live, &runningTime, &streamTime, &timestamp, &duration)
+            var format = GST_FORMAT_UNDEFINED
+            var processed: guint64 = 0, dropped: guint64 = 0
+            gst_message_parse_qos_stats(raw, &format, &processed, &dropped)
+            return .qos(live: live != 0, runningTime: .clockTime(runningTime), processed: UInt64(processed), dropped: UInt64(dropped))
+        case GST_MESSAGE_ELEMENT, GST_MESSAGE_APPLICATION:
+            guard let structure = gst_message_get_structure(raw) else { return .other("element") }
+            return type == GST_MESSAGE_ELEMENT ? .element(Structure(structure)) : .application(Structure(structure))
+        case GST_MESSAGE_DEVICE_ADDED, GST_MESSAGE_DEVICE_REMOVED:
+            var device: UnsafeMutablePointer<GstDevice>?
+            if type == GST_MESSAGE_DEVICE_ADDED { gst_message_parse_device_added(raw, &device) }
+            else { gst_message_parse_device_removed(raw, &device) }
+            guard let device else { return .other("device") }
+            let wrapped = Device(device, .adopt)
+            return type == GST_MESSAGE_DEVICE_ADDED ? .deviceAdded(wrapped) : .deviceRemoved(wrapped)
+        case GST_MESSAGE_STREAM_START: return .streamStart
+        case GST_MESSAGE_ASYNC_DONE: return .asyncDone
+        case GST_MESSAGE_LATENCY: return .latency
+        case GST_MESSAGE_CLOCK_LOST: return .clockLost
+        default:
+            return .other(String(cString: gst_message_type_get_name(type)))
+        }
+    }
+}

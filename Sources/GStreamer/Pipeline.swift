@@ -1,0 +1,55 @@
+import CGStreamer
+
+/// A top-level bin with a clock and a bus. The wrapper that created the pipeline owns its run state:
+/// it brings it to NULL before letting go, as GStreamer requires.
+public final class Pipeline: Bin, @unchecked Sendable {
+    var pipeline: UnsafeMutablePointer<GstPipeline> { pc_pipeline(raw) }
+
+    /// The pipeline's bus, with one reader thread that hands every message to subscribers.
+    public let bus: Bus
+
+    public init(name: String? = nil) throws {
+        let made = try Element.create("pipeline", name: name)
+        bus = Bus(adopting: gst_pipeline_get_bus(pc_pipeline(made)))
+        super.init(made, .sinkFloating)
+    }
+
+    deinit {
+        gst_element_set_state(element, GST_STATE_NULL)
+    }
+
+    /// Ends a recording the safe way: sends EOS so muxers write their index, waits for EOS (or an
+    /// error) on the bus, then stops. Without this a Matroska file would lack its duration and cues.
+    public func finish(timeout: Duration = .seconds(10)) async throws {
+        let messages = bus.messages()
+        defer { _ = try? setState(.null) }
+        guard currentState == .playing || currentState == .paused else { return }
+        sendEndOfStream()
+        let outcome = try await messages.first(timeout: timeout) { message in
+            switch message.kind {
+            case .eos, .error: return true
+            default: return false
+            }
+        }
+        if case .error(let text, let debug) = outcome?.kind {
+            throw GStreamerError.pipelineError(source: outcome?.sourcePath ?? name, message: text, debug: debug)
+        }
+        if outcome == nil { throw GStreamerError.timeout("waiting for end of stream on '\(name)'") }
+    }
+
+    /// Time since the pipeline started playing, on its clock.
+    public var runningTime: Duration? {
+        guard let clock = gst_element_get_clock(element) else { return nil }
+        defer { gst_object_unref(clock) }
+        let now = gst_clock_get_time(clock)
+        let base = gst_element_get_base_time(element)
+        return now >= base ? .nanoseconds(Int64(now - base)) : nil
+    }
+
+    /// The clock every element of the pipeline runs on (one clock keeps cameras and microphones in sync).
+    public var clockName: String? {
+        guard let clock = gst_element_get_clock(element) else { return nil }
+        defer { gst_object_unref(clock) }
+        return takeString(gst_object_get_name(pc_gst_object(clock)))
+    }
+}

@@ -1,0 +1,2 @@
+import Capture
+print("pipcam")
