@@ -20,10 +20,12 @@ let package = Package(
             pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-pbutils-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
+        // The one V4L2 ioctl the capture layer needs (camera orientation).
+        .systemLibrary(name: "CV4L2"),
         // Layer 2: a thin, safe Swift wrapper of GStreamer.
         .target(name: "GStreamer", dependencies: ["CGStreamer"]),
         // Layer 3: the capture model (sessions, devices, inputs, outputs, connections).
-        .target(name: "Capture", dependencies: ["GStreamer", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Capture", dependencies: ["GStreamer", "CV4L2", .product(name: "Yams", package: "Yams")]),
         // Layer 4: the command line.
         .executableTarget(
             name: "pipcam",

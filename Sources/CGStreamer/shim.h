@@ -93,6 +93,12 @@ static inline gulong pc_signal_connect(gpointer instance, const gchar *signal, G
     return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
 }
 
+// MARK: pad probes
+
+static inline GstBuffer *pc_probe_info_buffer(GstPadProbeInfo *info) {
+    return (info->type & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
+}
+
 // MARK: variadic calls
 
 static inline GstMessage *pc_message_new_wake(GstObject *src) {

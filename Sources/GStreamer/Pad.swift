@@ -66,3 +66,53 @@ public final class Pad: Object, @unchecked Sendable {
         }
     }
 }
+
+// MARK: probes
+
+/// What a buffer probe decides for the buffer it saw.
+public enum ProbeDecision: Sendable {
+    /// Let it through.
+    case pass
+    /// Throw it away (downstream never sees it).
+    case drop
+    /// Let it through and remove the probe.
+    case remove
+}
+
+extension Pad {
+    /// Calls `body` with each buffer's presentation time as it passes this pad, on the streaming thread
+    /// (keep it quick). Used to count frames and to cut a recording at an exact timestamp.
+    @discardableResult
+    public func addBufferProbe(_ body: @escaping @Sendable (_ presentationTime: Duration?) -> ProbeDecision) -> UInt {
+        let box = Unmanaged.passRetained(ProbeBox(body)).toOpaque()
+        let id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+            guard let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
+            switch Unmanaged<ProbeBox>.fromOpaque(data).takeUnretainedValue().body(.clockTime(pc_buffer_pts(buffer))) {
+            case .pass: return GST_PAD_PROBE_OK
+            case .drop: return GST_PAD_PROBE_DROP
+            case .remove: return GST_PAD_PROBE_REMOVE
+            }
+        }, box) { data in
+            if let data { Unmanaged<ProbeBox>.fromOpaque(data).release() }
+        }
+        return UInt(id)
+    }
+
+    public func removeProbe(_ id: UInt) {
+        gst_pad_remove_probe(pad, gulong(id))
+    }
+}
+
+private final class ProbeBox {
+    let body: @Sendable (Duration?) -> ProbeDecision
+    init(_ body: @escaping @Sendable (Duration?) -> ProbeDecision) { self.body = body }
+}
+
+extension Pad {
+    /// Pushes end-of-stream into this pad. Sent to the sink pad after a failed source, it lets the rest
+    /// of the graph finish cleanly even though the source itself can no longer send anything.
+    @discardableResult
+    public func sendEndOfStream() -> Bool {
+        gst_pad_send_event(pad, gst_event_new_eos()) != 0
+    }
+}

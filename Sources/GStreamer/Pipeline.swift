@@ -20,11 +20,14 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     /// Ends a recording the safe way: sends EOS so muxers write their index, waits for EOS (or an
     /// error) on the bus, then stops. Without this a Matroska file would lack its duration and cues.
-    public func finish(timeout: Duration = .seconds(10)) async throws {
+    ///
+    /// `endStreams` replaces the usual EOS event to the sources, e.g. when a failed source can no longer
+    /// send one and EOS must be pushed in downstream of it.
+    public func finish(timeout: Duration = .seconds(10), endStreams: (() -> Void)? = nil) async throws {
         let messages = bus.messages()
         defer { _ = try? setState(.null) }
         guard currentState == .playing || currentState == .paused else { return }
-        sendEndOfStream()
+        if let endStreams { endStreams() } else { sendEndOfStream() }
         let outcome = try await messages.first(timeout: timeout) { message in
             switch message.kind {
             case .eos, .error: return true

@@ -1,0 +1,106 @@
+/// Which way a camera faces, as AVFoundation's `AVCaptureDevice.Position`.
+public enum DevicePosition: String, Sendable, Codable, CaseIterable {
+    case front, back, external, unspecified
+}
+
+public enum MediaType: String, Sendable, Codable {
+    case video, audio
+}
+
+/// A camera or microphone the session can capture from. Real devices come from the device monitor;
+/// synthetic and file-backed ones let everything run (and be tested) without hardware.
+public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
+    public enum Source: Sendable, Hashable, Codable {
+        /// A V4L2 camera node, e.g. /dev/video0.
+        case v4l2(path: String)
+        /// An ALSA capture device, e.g. hw:Loopback,1,0.
+        case alsa(device: String)
+        /// A moving test pattern with a running clock (videotestsrc).
+        case testPattern(pattern: String, label: String)
+        /// A sine tone (audiotestsrc).
+        case tone(frequency: Double)
+        /// A recorded clip replayed in real time as if it were a live camera.
+        case file(path: String)
+    }
+
+    /// Stable across reboots where the system allows: /dev/v4l/by-id link, then by-path, then the node;
+    /// for ALSA the card id and device number.
+    public let id: String
+    public let name: String
+    public let mediaType: MediaType
+    public var position: DevicePosition
+    public let busInfo: String?
+    public let source: Source
+    /// Modes the device can produce (cameras only). Empty means any size up to 8K the pipeline asks for.
+    public let formats: [VideoFormat]
+
+    public init(id: String, name: String, mediaType: MediaType, position: DevicePosition = .unspecified,
+                busInfo: String? = nil, source: Source, formats: [VideoFormat] = []) {
+        self.id = id
+        self.name = name
+        self.mediaType = mediaType
+        self.position = position
+        self.busInfo = busInfo
+        self.source = source
+        self.formats = formats
+    }
+
+    public var isCamera: Bool { mediaType == .video }
+    public var isLive: Bool {
+        if case .file = source { return false }
+        return true
+    }
+
+    /// A synthetic camera: a moving test pattern (e.g. "ball", "smpte", "snow") with its label and a clock burnt in.
+    public static func testPatternCamera(id: String, pattern: String = "smpte", label: String? = nil,
+                                         position: DevicePosition = .unspecified) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Test pattern \(pattern)", mediaType: .video, position: position,
+                      source: .testPattern(pattern: pattern, label: label ?? id))
+    }
+
+    /// A synthetic microphone playing a sine tone.
+    public static func toneMicrophone(id: String, frequency: Double, position: DevicePosition = .unspecified) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Tone \(Int(frequency)) Hz", mediaType: .audio, position: position,
+                      source: .tone(frequency: frequency))
+    }
+
+    /// A recorded clip replayed as a live camera.
+    public static func fileCamera(id: String, path: String, position: DevicePosition = .unspecified) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Clip \(path)", mediaType: .video, position: position, source: .file(path: path))
+    }
+}
+
+/// One mode a camera can deliver: pixel format, size and the frame rates offered at that size.
+public struct VideoFormat: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// GStreamer's name for raw formats (YUY2, NV12, …) or "MJPG" for motion JPEG.
+    public var pixelFormat: String
+    public var width: Int
+    public var height: Int
+    public var frameRates: [Double]
+
+    public init(pixelFormat: String, width: Int, height: Int, frameRates: [Double]) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        self.frameRates = frameRates
+    }
+
+    public var maxFrameRate: Double { frameRates.max() ?? 0 }
+    public var isCompressed: Bool { pixelFormat == "MJPG" }
+    public var pixels: Int { width * height }
+
+    public var description: String {
+        let rates = frameRates.sorted(by: >).map { VideoFormat.rateText($0) }.joined(separator: "/")
+        return "\(pixelFormat) \(width)x\(height) @ \(rates) fps"
+    }
+
+    static func rateText(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(format: "%.1f", rate)
+    }
+
+    /// Largest mode a device without a format list (synthetic, file) accepts.
+    static let maximumSize = (width: 7680, height: 4320)
+    static let maximumFrameRate = 120.0
+}
+
+import Foundation

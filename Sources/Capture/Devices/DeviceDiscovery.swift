@@ -1,0 +1,118 @@
+import Foundation
+import GStreamer
+
+/// Finds the cameras and microphones attached to this machine through GStreamer's device monitor and
+/// turns them into `CaptureDevice`s with stable ids, positions and formats.
+public enum DeviceDiscovery {
+    /// Every camera and microphone present now, cameras first, each list in the monitor's order.
+    public static func devices() -> [CaptureDevice] {
+        let monitor = DeviceMonitor(classes: ["Video/Source", "Audio/Source"])
+        let found = monitor.devices.compactMap(captureDevice)
+        let cameras = found.filter(\.isCamera), microphones = found.filter { !$0.isCamera }
+        return uniqueIDs(cameras) + uniqueIDs(microphones)
+    }
+
+    /// Converts one monitor entry, or nil for devices pipcam cannot drive (e.g. output-only).
+    public static func captureDevice(_ device: Device) -> CaptureDevice? {
+        let properties = device.properties
+        if device.hasClasses("Video/Source"), let path = properties["device.path"], path.hasPrefix("/dev/video") {
+            let busInfo = properties["v4l2.device.bus_info"] ?? properties["api.v4l2.cap.bus_info"]
+            return CaptureDevice(
+                id: stableCameraID(node: path), name: device.displayName, mediaType: .video,
+                position: V4L2Orientation.position(of: path) ?? .unspecified, busInfo: busInfo,
+                source: .v4l2(path: path), formats: device.caps.map(formats) ?? [])
+        }
+        if device.hasClasses("Audio/Source"), properties["device.api"] == "alsa" || properties["alsa.card"] != nil,
+           let element = try? device.makeElement(), let alsaName = try? element.property("device").stringValue {
+            let (id, name) = alsaIdentity(alsaName, displayName: device.displayName)
+            return CaptureDevice(id: id, name: name, mediaType: .audio, busInfo: properties["alsa.card_name"],
+                                 source: .alsa(device: alsaName))
+        }
+        return nil
+    }
+
+    /// A /dev/v4l/by-id link, else a by-path link that points at this node alone, else the node itself.
+    static func stableCameraID(node: String) -> String {
+        let resolvedNode = URL(fileURLWithPath: node).resolvingSymlinksInPath().path
+        for folder in ["/dev/v4l/by-id", "/dev/v4l/by-path"] {
+            guard let links = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            let matching = links.sorted().filter {
+                URL(fileURLWithPath: "\(folder)/\($0)").resolvingSymlinksInPath().path == resolvedNode
+            }
+            if let link = matching.first { return "\(folder)/\(link)" }
+        }
+        return node
+    }
+
+    /// "hw:1,0" becomes id "alsa:Loopback,0" (the card's id survives reordering of card numbers).
+    static func alsaIdentity(_ device: String, displayName: String) -> (id: String, name: String) {
+        let parts = device.replacingOccurrences(of: "hw:", with: "").replacingOccurrences(of: "plughw:", with: "")
+            .split(separator: ",").map(String.init)
+        guard let card = parts.first else { return ("alsa:\(device)", displayName) }
+        var cardID = card
+        if Int(card) != nil, let text = try? String(contentsOfFile: "/proc/asound/card\(card)/id", encoding: .utf8) {
+            cardID = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let rest = parts.dropFirst().joined(separator: ",")
+        return ("alsa:\(cardID)" + (rest.isEmpty ? "" : ",\(rest)"), displayName)
+    }
+
+    /// Two entries for the same node (a monitor can list a device twice) keep the first.
+    private static func uniqueIDs(_ devices: [CaptureDevice]) -> [CaptureDevice] {
+        var seen = Set<String>()
+        return devices.filter { seen.insert($0.id).inserted }
+    }
+
+    /// The modes in a device's caps: raw formats by name, JPEG as "MJPG"; one entry per format and size.
+    public static func formats(_ caps: Caps) -> [VideoFormat] {
+        var result: [VideoFormat] = []
+        for structure in caps.structures {
+            let pixelFormats: [String]
+            switch structure.name {
+            case "image/jpeg": pixelFormats = ["MJPG"]
+            case "video/x-raw": pixelFormats = strings(structure["format"])
+            default: continue
+            }
+            guard let width = largest(structure["width"]), let height = largest(structure["height"]) else { continue }
+            let rates = frameRates(structure["framerate"])
+            for pixelFormat in pixelFormats {
+                if let index = result.firstIndex(where: { $0.pixelFormat == pixelFormat && $0.width == width && $0.height == height }) {
+                    result[index].frameRates = Array(Set(result[index].frameRates + rates)).sorted(by: >)
+                } else {
+                    result.append(VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRates: rates))
+                }
+            }
+        }
+        return result
+    }
+
+    private static func strings(_ field: Structure.Field?) -> [String] {
+        switch field {
+        case .value(let value)?: return value.stringValue.map { [$0] } ?? []
+        case .list(let items)?: return items.flatMap { strings($0) }
+        default: return []
+        }
+    }
+
+    private static func largest(_ field: Structure.Field?) -> Int? {
+        switch field {
+        case .value(let value)?: return value.intValue
+        case .intRange(let range)?: return range.upperBound
+        case .list(let items)?: return items.compactMap { largest($0) }.max()
+        default: return nil
+        }
+    }
+
+    private static func frameRates(_ field: Structure.Field?) -> [Double] {
+        switch field {
+        case .value(.fraction(let numerator, let denominator))?:
+            return denominator == 0 ? [] : [Double(numerator) / Double(denominator)]
+        case .list(let items)?:
+            return Array(Set(items.flatMap { frameRates($0) })).sorted(by: >)
+        case .fractionRange(let low, let high)?:
+            return [high.value, low.value].filter { $0 > 0 }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import GStreamer
+
+/// One place decides which H.264 encoder records and how it is tuned.
+enum EncoderChoice {
+    /// Hardware encoders in order of preference (VA-API, then V4L2 memory-to-memory on ARM boards).
+    static let hardwareFactories = ["vah264enc", "vah264lpenc", "v4l2h264enc"]
+
+    static func hardwareEncoder() -> String? {
+        hardwareFactories.first(where: Gst.hasElement)
+    }
+
+    /// The encoder element, tuned for live capture: no B-frames or look-ahead (x264 zerolatency), a fast
+    /// preset on small machines, and a key frame every two seconds so a cut file still seeks well.
+    static func encoder(_ choice: MovieFileOutput.Encoder, bitrate: Int, frameRate: Double) -> (factory: String, properties: [(String, PropertyValue)]) {
+        let keyInterval = max(1, Int((frameRate * 2).rounded()))
+        let hardware = choice == .software ? nil : hardwareEncoder()
+        switch hardware {
+        case "vah264enc"?, "vah264lpenc"?:
+            return (hardware!, [("bitrate", .uint(UInt64(bitrate))), ("key-int-max", .uint(UInt64(keyInterval))), ("b-frames", .uint(0))])
+        case let factory?:
+            return (factory, [])
+        case nil:
+            return ("x264enc", [
+                ("tune", .string("zerolatency")), ("speed-preset", .string("veryfast")),
+                ("bitrate", .uint(UInt64(bitrate))), ("key-int-max", .uint(UInt64(keyInterval))),
+            ])
+        }
+    }
+}

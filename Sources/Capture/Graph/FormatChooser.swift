@@ -1,0 +1,35 @@
+/// Picks the mode to ask of each camera. The order of concerns is what a person recording wants:
+/// a fluid frame rate first (a camera's largest mode is often 2–5 fps), then enough pixels for the
+/// place the camera is shown, then no more pixels than that (USB bandwidth, CPU), then raw over MJPEG
+/// (no decoding) when both serve.
+enum FormatChooser {
+    /// Below this a recording looks choppy, so a smaller mode at a fluid rate wins over a larger one.
+    static let fluidFrameRate = 24.0
+
+    static func choose(for device: CaptureDevice, width: Int, height: Int, frameRate: Double) -> CaptureMode {
+        guard !device.formats.isEmpty else {
+            return CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
+        }
+        let fluid = min(frameRate, fluidFrameRate)
+        var best: (mode: CaptureMode, key: [Double])?
+        for format in device.formats where format.pixelFormat == "MJPG" || rawFormats.contains(format.pixelFormat) {
+            for rate in format.frameRates {
+                let coverage = min(1, Double(format.width) / Double(width)) * min(1, Double(format.height) / Double(height))
+                let key: [Double] = [
+                    rate >= fluid - 0.01 ? 1 : rate / fluid,           // fluid motion
+                    coverage,                                           // sharp enough for where it is shown
+                    rate >= frameRate - 0.01 ? -rate : rate - 1000,     // the rate closest above the target
+                    -Double(format.pixels),                             // no bigger than needed
+                    format.isCompressed ? 0 : 1,                        // raw needs no decoding
+                ]
+                if best == nil || best!.key.lexicographicallyPrecedes(key) {
+                    best = (CaptureMode(pixelFormat: format.pixelFormat, width: format.width, height: format.height, frameRate: rate), key)
+                }
+            }
+        }
+        return best?.mode ?? CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
+    }
+
+    /// Raw formats videoconvert and compositor handle (the common webcam ones).
+    static let rawFormats: Set<String> = ["YUY2", "UYVY", "YVYU", "NV12", "NV21", "I420", "YV12", "RGB", "BGR", "RGBx", "BGRx", "xRGB", "xBGR", "GRAY8", "Y42B", "Y444", "NV16", "RGB16", "BGR16"]
+}

@@ -1,0 +1,329 @@
+import GStreamer
+
+/// Compiles a validated configuration into a `GraphPlan`. The one place that decides the graph:
+///
+///     camera ─ caps ─ queue(leaky) ─ tee ─┬─ queue ─ valve ─ flip ─┐
+///     camera ─ …                          │                        compositor ─ caps ─ x264 ─ parse ─┐
+///                                         ├─ (isolated track) ─ x264 ─ parse ───────────────────────┤
+///                                         └─ (video data) ─ convert ─ appsink                     matroskamux ─ file
+///     mic ─ convert ─ resample ─ caps ─ queue(leaky) ─ tee ─┬─ audiomixer ─ opus ────────────────────┤
+///                                                           └─ (own track) ─ opus ──────────────────┘
+///
+/// Each camera is converted and scaled once: the compositor pad scales it into its region, and the
+/// inset camera is captured near the size it is shown unless an isolated track wants it whole.
+struct GraphBuilder {
+    let configuration: SessionConfiguration
+    private var plan = GraphPlan()
+
+    init(_ configuration: SessionConfiguration) {
+        self.configuration = configuration
+    }
+
+    static func plan(for configuration: SessionConfiguration) throws -> GraphPlan {
+        try configuration.validate()
+        var builder = GraphBuilder(configuration)
+        try builder.build()
+        return builder.plan
+    }
+
+    /// Live branches drop the oldest frame rather than stall the camera when downstream is slow.
+    private static func leakyQueue(buffers: Int) -> [(String, PropertyValue)] {
+        [("leaky", .string("downstream")), ("max-size-buffers", .uint(UInt64(buffers))),
+         ("max-size-bytes", .uint(0)), ("max-size-time", .uint(0))]
+    }
+
+    /// Encoded streams must never lose data; a deep queue absorbs encoder bursts before the muxer.
+    private static let muxQueue: [(String, PropertyValue)] = [
+        ("max-size-buffers", .uint(0)), ("max-size-bytes", .uint(0)), ("max-size-time", .uint(3_000_000_000)),
+    ]
+
+    private mutating func build() throws {
+        let (width, height) = configuration.preset.outputSize
+        let rate = configuration.effectiveFrameRate
+        plan.outputSize = (width, height)
+        plan.frameRate = rate
+
+        var muxVideo: [String] = [], muxAudio: [String] = [], muxIsolated: [String] = []
+        let composed = configuration.composedCameras()
+        let regions = configuration.layout.regions(width: width, height: height)
+
+        // Cameras.
+        for (index, input) in configuration.inputs.enumerated() where input.device.isCamera {
+            let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
+            guard !connections.isEmpty else { continue }
+            let prefix = "cam\(index)"
+            let isolated = configuration.movieFile?.isolatedCameraTracks == true && connections.contains { $0.outputID == configuration.movieFile?.id }
+            let mode = captureMode(for: input, connections: connections, composed: composed, regions: regions, isolated: isolated)
+            plan.cameraModes[input.id] = mode
+            let captured = addCameraSource(input, mode: mode, prefix: prefix)
+            var consumers = connections.count + (isolated ? 1 : 0)
+            let head: String
+            if consumers > 1 {
+                head = plan.add("\(prefix)-tee", "tee")
+                plan.link(captured, to: head)
+            } else {
+                head = captured
+            }
+            consumers = 0
+            var deliveredTap: (String, String)?
+            for connection in connections {
+                let branch = "\(prefix)-\(connection.outputID)"
+                var chain = [plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 3))]
+                let valve = plan.add("\(branch)-valve", "valve", [("drop", .bool(!connection.isEnabled))])
+                plan.valves[connection.id] = valve
+                chain.append(valve)
+                let flip = plan.add("\(branch)-flip", "videoflip", [("video-direction", .string(connection.videoDirection))])
+                plan.flips[connection.id] = flip
+                chain.append(flip)
+                plan.link(head, head.hasSuffix("-tee") ? "src_\(consumers)" : nil, to: chain[0])
+                consumers += 1
+                plan.chain(chain)
+                if connection.outputID == configuration.movieFile?.id {
+                    let compositor = ensureCompositor(width: width, height: height, rate: rate)
+                    let isMain = connection == composed?.main
+                    let region = isMain ? regions.main : regions.second
+                    let pad = "sink_\(plan.compositorPads.count)"
+                    plan.compositorPads[input.id] = pad
+                    plan.link(flip, to: compositor, pad, padProperties: Self.padProperties(region))
+                    deliveredTap = (compositor, pad)
+                } else if let output = configuration.videoDataOutputs.first(where: { $0.id == connection.outputID }) {
+                    let convert = plan.add("\(branch)-convert", "videoconvert")
+                    let caps = plan.add("\(branch)-caps", "capsfilter", [("caps", .string("video/x-raw,format=\(output.pixelFormat)"))])
+                    let sink = plan.add("\(branch)-sink", "appsink", [
+                        ("sync", .bool(false)), ("max-buffers", .uint(output.alwaysDiscardsLateVideoFrames ? 1 : 30)),
+                        ("drop", .bool(output.alwaysDiscardsLateVideoFrames)),
+                    ])
+                    plan.appSinks[output.id] = sink
+                    plan.chain([flip, convert, caps, sink])
+                }
+            }
+            if isolated, let movie = configuration.movieFile {
+                let branch = "\(prefix)-isolated"
+                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 3))
+                plan.link(head, "src_\(consumers)", to: queue)
+                let connection = connections.first { $0.outputID == movie.id }!
+                let flip = plan.add("\(branch)-flip", "videoflip", [("video-direction", .string(connection.videoDirection))])
+                let convert = plan.add("\(branch)-convert", "videoconvert")
+                let caps = plan.add("\(branch)-caps", "capsfilter", [("caps", .string("video/x-raw,format=I420"))])
+                let encoded = addVideoEncoder(movie, prefix: branch, bitrate: bitrate(for: mode), rate: mode.frameRate)
+                plan.chain([queue, flip, convert, caps, encoded.first])
+                muxIsolated.append(encoded.last)
+            }
+            plan.cameraTaps.append(.init(inputID: input.id, captured: captured, delivered: deliveredTap?.0, deliveredPad: deliveredTap?.1))
+        }
+
+        if let compositor = plan.compositorName, let movie = configuration.movieFile {
+            let caps = plan.add("picture-caps", "capsfilter", [("caps", .string(
+                "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])
+            let queue = plan.add("picture-queue", "queue", Self.leakyQueue(buffers: 3))
+            let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate)
+            plan.chain([compositor, caps, queue, encoded.first])
+            muxVideo.append(encoded.last)
+        }
+
+        // Microphones.
+        let movieMicrophones = configuration.movieConnections(.audio)
+        for (index, input) in configuration.inputs.enumerated() where !input.device.isCamera {
+            let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
+            guard !connections.isEmpty else { continue }
+            let prefix = "mic\(index)"
+            let captured = addMicrophoneSource(input, prefix: prefix)
+            let ownTrack = configuration.movieFile?.audioTracks == .mixedAndSeparate && movieMicrophones.count > 1
+                && connections.contains { $0.outputID == configuration.movieFile?.id }
+            let consumers = connections.count + (ownTrack ? 1 : 0)
+            let head = consumers > 1 ? plan.add("\(prefix)-tee", "tee") : captured
+            if head != captured { plan.link(captured, to: head) }
+            var used = 0
+            func branchStart(_ name: String, buffers: Int = 20) -> String {
+                let queue = plan.add(name, "queue", Self.leakyQueue(buffers: buffers))
+                plan.link(head, head == captured ? nil : "src_\(used)", to: queue)
+                used += 1
+                return queue
+            }
+            for connection in connections {
+                let branch = "\(prefix)-\(connection.outputID)"
+                let queue = branchStart("\(branch)-queue")
+                let valve = plan.add("\(branch)-valve", "valve", [("drop", .bool(!connection.isEnabled))])
+                plan.valves[connection.id] = valve
+                plan.link(queue, to: valve)
+                if connection.outputID == configuration.movieFile?.id {
+                    let mixer = ensureMixer()
+                    let pad = "sink_\(plan.mixerPads.count)"
+                    plan.mixerPads[input.id] = pad
+                    plan.link(valve, to: mixer, pad, padProperties: [("mute", .bool(isMutedInMix(input.id)))])
+                } else if let output = configuration.audioDataOutputs.first(where: { $0.id == connection.outputID }) {
+                    let convert = plan.add("\(branch)-convert", "audioconvert")
+                    let caps = plan.add("\(branch)-caps", "capsfilter", [("caps", .string("audio/x-raw,format=F32LE,layout=interleaved"))])
+                    let sink = plan.add("\(branch)-sink", "appsink", [("sync", .bool(false)), ("max-buffers", .uint(50)), ("drop", .bool(true))])
+                    plan.appSinks[output.id] = sink
+                    plan.chain([valve, convert, caps, sink])
+                }
+            }
+            if ownTrack, let movie = configuration.movieFile {
+                let queue = branchStart("\(prefix)-track-queue")
+                muxAudio.append(addAudioEncoder(movie, prefix: "\(prefix)-track", after: queue))
+            }
+        }
+        if let mixer = plan.mixerName, let movie = configuration.movieFile {
+            let caps = plan.add("mix-caps", "capsfilter", [("caps", .string("audio/x-raw,rate=48000,channels=2"))])
+            plan.link(mixer, to: caps)
+            muxAudio.insert(addAudioEncoder(movie, prefix: "mix", after: caps), at: 0)
+        }
+
+        // The file: tracks in order (picture, mix, microphones, isolated cameras).
+        if let movie = configuration.movieFile {
+            let mux = plan.add("mux", "matroskamux", [("writing-app", .string("pipcam"))])
+            let file = plan.add("file", "filesink", [("location", .string(movie.path))])
+            plan.muxName = mux
+            plan.link(mux, to: file)
+            var videoIndex = 0, audioIndex = 0
+            for source in muxVideo + muxAudio + muxIsolated {
+                let isAudio = muxAudio.contains(source)
+                let pad = isAudio ? "audio_\(audioIndex)" : "video_\(videoIndex)"
+                if isAudio { audioIndex += 1 } else { videoIndex += 1 }
+                plan.link(source, to: mux, pad)
+                plan.muxPads.append(pad)
+            }
+        }
+    }
+
+    // MARK: pieces
+
+    /// The size each camera must deliver: where it is shown, or the whole picture for an isolated track
+    /// or a data output; an explicit active format always wins.
+    private func captureMode(for input: DeviceInput, connections: [Connection], composed: (main: Connection, second: Connection?)?,
+                             regions: (main: Region, second: Region), isolated: Bool) -> CaptureMode {
+        let rate = input.activeFrameRate ?? configuration.effectiveFrameRate
+        if let format = input.activeFormat {
+            return CaptureMode(pixelFormat: input.device.formats.isEmpty ? nil : format.pixelFormat,
+                               width: format.width, height: format.height, frameRate: input.activeFrameRate ?? format.maxFrameRate)
+        }
+        let full = configuration.preset.outputSize
+        var needed = (width: 0, height: 0)
+        for connection in connections {
+            var size = full
+            if connection == composed?.second && !isolated && configuration.layout.kind == .pictureInPicture {
+                size = (regions.second.width, regions.second.height)
+            } else if connection == composed?.second || connection == composed?.main, configuration.layout.kind != .pictureInPicture, !isolated {
+                let region = connection == composed?.main ? regions.main : regions.second
+                size = (region.width, region.height)
+            }
+            if connection.rotation.isQuarterTurn { size = (size.1, size.0) }
+            needed = (max(needed.width, size.0), max(needed.height, size.1))
+        }
+        let mode = FormatChooser.choose(for: input.device, width: needed.width, height: needed.height, frameRate: rate)
+        return mode
+    }
+
+    /// Adds the source and returns the element whose src pad carries the captured raw frames.
+    private mutating func addCameraSource(_ input: DeviceInput, mode: CaptureMode, prefix: String) -> String {
+        let queue = "\(prefix)-queue"
+        switch input.device.source {
+        case .v4l2(let path):
+            let source = plan.add("\(prefix)-src", "v4l2src", [("device", .string(path))])
+            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps))])
+            var chain = [source, caps]
+            if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", "jpegdec")) }
+            chain.append(plan.add(queue, "queue", Self.leakyQueue(buffers: 3)))
+            plan.chain(chain)
+        case .testPattern(let pattern, let label):
+            var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
+            if pattern == "smpte" || pattern == "smpte75" || pattern == "bar" { properties.append(("horizontal-speed", .int(4))) }
+            if pattern == "ball" {
+                properties += [("background-color", .uint(0xff20_2080)), ("foreground-color", .uint(0xffff_e000)), ("motion", .string("wavy"))]
+            }
+            let source = plan.add("\(prefix)-src", "videotestsrc", properties)
+            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps))])
+            let clock = plan.add("\(prefix)-clock", "timeoverlay", [
+                ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
+                ("font-desc", .string("Sans \(max(8, mode.height / 24))")),
+            ])
+            plan.chain([source, caps, clock, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
+        case .file(let path):
+            let source = plan.add("\(prefix)-src", "filesrc", [("location", .string(path))])
+            let decode = plan.add("\(prefix)-decode", "decodebin")
+            plan.markDynamic(decode)
+            let convert = plan.add("\(prefix)-convert", "videoconvert")
+            let scale = plan.add("\(prefix)-scale", "videoscale")
+            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
+            let pace = plan.add("\(prefix)-pace", "clocksync")
+            plan.chain([source, decode, convert, scale, caps, pace, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
+        case .alsa, .tone:
+            break
+        }
+        return queue
+    }
+
+    private mutating func addMicrophoneSource(_ input: DeviceInput, prefix: String) -> String {
+        let source: String
+        switch input.device.source {
+        case .alsa(let device):
+            source = plan.add("\(prefix)-src", "alsasrc", [("device", .string(device))])
+        case .tone(let frequency):
+            source = plan.add("\(prefix)-src", "audiotestsrc", [
+                ("is-live", .bool(true)), ("wave", .string("sine")), ("freq", .double(frequency)), ("volume", .double(0.4)),
+            ])
+        default:
+            source = plan.add("\(prefix)-src", "audiotestsrc", [("is-live", .bool(true)), ("wave", .string("silence"))])
+        }
+        let convert = plan.add("\(prefix)-convert", "audioconvert")
+        let resample = plan.add("\(prefix)-resample", "audioresample")
+        let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string("audio/x-raw,rate=48000,channels=1"))])
+        let queue = plan.add("\(prefix)-queue", "queue", Self.leakyQueue(buffers: 50))
+        plan.chain([source, convert, resample, caps, queue])
+        return queue
+    }
+
+    private mutating func ensureCompositor(width: Int, height: Int, rate: Double) -> String {
+        if let name = plan.compositorName { return name }
+        plan.compositorName = plan.add("picture", "compositor", [("background", .string("black"))])
+        return plan.compositorName!
+    }
+
+    private mutating func ensureMixer() -> String {
+        if let name = plan.mixerName { return name }
+        plan.mixerName = plan.add("mix", "audiomixer")
+        return plan.mixerName!
+    }
+
+    /// With audio following the main camera, only the microphone paired with it (same position in the
+    /// list of connections) is heard.
+    func isMutedInMix(_ microphoneID: String) -> Bool {
+        guard configuration.movieFile?.audioTracks == .followMainCamera, let main = configuration.composedCameras()?.main else { return false }
+        let cameras = configuration.movieConnections(.video).map { $0.inputPorts[0].inputID }
+        let microphones = configuration.movieConnections(.audio).map { $0.inputPorts[0].inputID }
+        guard let cameraIndex = cameras.firstIndex(of: main.inputPorts[0].inputID), cameraIndex < microphones.count else { return false }
+        return microphones[cameraIndex] != microphoneID
+    }
+
+    static func padProperties(_ region: Region) -> [(String, PropertyValue)] {
+        [("xpos", .int(Int64(region.x))), ("ypos", .int(Int64(region.y))), ("width", .int(Int64(region.width))),
+         ("height", .int(Int64(region.height))), ("zorder", .uint(UInt64(region.zOrder))),
+         ("sizing-policy", .string("keep-aspect-ratio"))]
+    }
+
+    /// Returns the first and last element of encoder → parser → queue.
+    private mutating func addVideoEncoder(_ movie: MovieFileOutput, prefix: String, bitrate: Int, rate: Double) -> (first: String, last: String) {
+        let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate)
+        let encoder = plan.add("\(prefix)-encode", factory, properties)
+        let parse = plan.add("\(prefix)-parse", "h264parse")
+        let queue = plan.add("\(prefix)-mux-queue", "queue", Self.muxQueue)
+        plan.chain([encoder, parse, queue])
+        return (encoder, queue)
+    }
+
+    private mutating func addAudioEncoder(_ movie: MovieFileOutput, prefix: String, after upstream: String) -> String {
+        let convert = plan.add("\(prefix)-convert", "audioconvert")
+        let encoder = plan.add("\(prefix)-encode", "opusenc", [("bitrate", .int(Int64(movie.audioBitrate * 1000)))])
+        let queue = plan.add("\(prefix)-mux-queue", "queue", Self.muxQueue)
+        plan.chain([upstream, convert, encoder, queue])
+        return queue
+    }
+
+    /// Isolated tracks get a bitrate in proportion to their pixels (the preset's rate is for its size).
+    private func bitrate(for mode: CaptureMode) -> Int {
+        let (width, height) = configuration.preset.outputSize
+        let base = configuration.movieFile?.videoBitrate ?? configuration.preset.videoBitrate
+        return max(300, Int(Double(base) * Double(mode.width * mode.height) / Double(width * height)))
+    }
+}

@@ -1,0 +1,118 @@
+import GStreamer
+
+/// The GStreamer graph a configuration compiles to, as plain data: elements with their properties and
+/// the links between them. One plan has two readers: `PipelineAssembler` builds it element by element,
+/// and `LaunchLine` prints the equivalent gst-launch-1.0 line, so what `describe` shows is what runs.
+public struct GraphPlan: Sendable {
+    public struct Node: Sendable {
+        public let name: String
+        public let factory: String
+        public var properties: [(String, PropertyValue)]
+        /// Source pads appear while running (decodebin): links from it wait for them.
+        public var hasDynamicPads = false
+    }
+
+    public struct Link: Sendable {
+        public let from: String
+        public let fromPad: String?
+        public let to: String
+        public let toPad: String?
+        /// Properties of the (request) sink pad, e.g. a compositor input's position and size.
+        public var padProperties: [(String, PropertyValue)] = []
+    }
+
+    /// Where to watch a camera's frames: as captured, and as they reach the picture.
+    public struct CameraTaps: Sendable {
+        public let inputID: String
+        public let captured: String
+        public let delivered: String?
+        public let deliveredPad: String?
+    }
+
+    public private(set) var nodes: [Node] = []
+    public private(set) var links: [Link] = []
+    /// Compositor sink pad of each composed camera, by input id.
+    public var compositorPads: [String: String] = [:]
+    /// Mixer sink pad of each microphone, by input id.
+    public var mixerPads: [String: String] = [:]
+    /// Valve of each connection, by connection id (switching `isEnabled` while running).
+    public var valves: [String: String] = [:]
+    /// Flip element of each video connection, by connection id.
+    public var flips: [String: String] = [:]
+    public var cameraTaps: [CameraTaps] = []
+    /// Appsinks by data output id.
+    public var appSinks: [String: String] = [:]
+    /// Sink pads of the muxer, in track order (video first).
+    public var muxPads: [String] = []
+    public var muxName: String?
+    public var compositorName: String?
+    public var mixerName: String?
+    public var outputSize: (width: Int, height: Int) = (0, 0)
+    public var frameRate: Double = 0
+    /// The mode chosen for each camera, for status lines and tests.
+    public var cameraModes: [String: CaptureMode] = [:]
+
+    public func node(_ name: String) -> Node? { nodes.first { $0.name == name } }
+
+    @discardableResult
+    mutating func add(_ name: String, _ factory: String, _ properties: [(String, PropertyValue)] = []) -> String {
+        nodes.append(Node(name: name, factory: factory, properties: properties))
+        return name
+    }
+
+    mutating func markDynamic(_ name: String) {
+        if let index = nodes.firstIndex(where: { $0.name == name }) { nodes[index].hasDynamicPads = true }
+    }
+
+    mutating func link(_ from: String, _ fromPad: String? = nil, to: String, _ toPad: String? = nil,
+                       padProperties: [(String, PropertyValue)] = []) {
+        links.append(Link(from: from, fromPad: fromPad, to: to, toPad: toPad, padProperties: padProperties))
+    }
+
+    /// Links each element to the next.
+    mutating func chain(_ names: [String]) {
+        for (from, to) in zip(names, names.dropFirst()) { link(from, to: to) }
+    }
+}
+
+/// The mode a camera is asked for: the format negotiated against what the device offers.
+public struct CaptureMode: Sendable, Hashable, CustomStringConvertible {
+    public var pixelFormat: String?
+    public var width: Int
+    public var height: Int
+    public var frameRate: Double
+
+    public var description: String {
+        "\(pixelFormat.map { "\($0) " } ?? "")\(width)x\(height) @ \(VideoFormat.rateText(frameRate)) fps"
+    }
+
+    /// The caps to ask of the source: exact size and rate, plus the pixel format when the device has a list.
+    var caps: String {
+        let media = pixelFormat == "MJPG" ? "image/jpeg" : "video/x-raw"
+        var text = media
+        if let pixelFormat, pixelFormat != "MJPG" { text += ",format=\(pixelFormat)" }
+        return text + ",width=\(width),height=\(height),framerate=\(Fraction(rate: frameRate))"
+    }
+}
+
+extension Fraction {
+    /// 30 → 30/1, 12.5 → 25/2, 29.97 → 30000/1001.
+    init(rate: Double) {
+        if rate == rate.rounded() { self.init(Int32(rate), 1); return }
+        if abs(rate * 2 - (rate * 2).rounded()) < 0.001 { self.init(Int32((rate * 2).rounded()), 2); return }
+        self.init(Int32((rate * 1001).rounded()), 1001)
+    }
+}
+
+extension GraphPlan {
+    /// The plan with everything a running graph can change in place left out (connection switches,
+    /// flips, pad positions, mutes): two plans with the same key differ only in live settings.
+    var structureKey: String {
+        let nodeText = nodes.map { node in
+            let kept = node.properties.filter { !(node.factory == "valve" && $0.0 == "drop") && !(node.factory == "videoflip" && $0.0 == "video-direction") }
+            return node.factory + " " + node.name + " " + kept.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+        }
+        let linkText = links.map { "\($0.from).\($0.fromPad ?? "")>\($0.to).\($0.toPad ?? "")" }
+        return (nodeText + linkText).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,29 @@
+import GStreamer
+
+/// Prints a plan as the equivalent `gst-launch-1.0` command line: every element declared with its
+/// name and properties, then every link between named elements and pads.
+public enum LaunchLine {
+    public static func render(_ plan: GraphPlan) -> String {
+        var parts: [String] = []
+        // Pad properties go on the element that owns the request pad: `picture. sink_0::xpos=10`.
+        var padProperties: [String: [String]] = [:]
+        for link in plan.links where !link.padProperties.isEmpty {
+            padProperties[link.to, default: []] += link.padProperties.map { "\(link.toPad ?? "sink")::\($0.0)=\(quote($0.1))" }
+        }
+        for node in plan.nodes {
+            let properties = node.properties.map { "\($0.0)=\(quote($0.1))" } + (padProperties[node.name] ?? [])
+            parts.append(([node.factory, "name=\(node.name)"] + properties).joined(separator: " "))
+        }
+        for link in plan.links {
+            parts.append("\(link.from).\(link.fromPad ?? "") ! \(link.to).\(link.toPad ?? "")")
+        }
+        return "gst-launch-1.0 -e " + parts.joined(separator: "  ")
+    }
+
+    /// Quotes a value for both gst-launch's parser and a POSIX shell.
+    static func quote(_ value: PropertyValue) -> String {
+        let text = value.description
+        let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./:+".contains($0) }
+        return plain ? text : "'\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"'"
+    }
+}

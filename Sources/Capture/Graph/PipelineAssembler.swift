@@ -1,0 +1,41 @@
+import GStreamer
+
+/// Builds a `GraphPlan` into a real pipeline, element by element, so that every failure names the
+/// element, property or pad at fault.
+enum PipelineAssembler {
+    static func assemble(_ plan: GraphPlan, name: String = "pipcam") throws -> Pipeline {
+        let pipeline = try Pipeline(name: name)
+        var elements: [String: Element] = [:]
+        for node in plan.nodes {
+            let element = try Element.make(node.factory, name: node.name)
+            for (property, value) in node.properties {
+                try element.set(property, value)
+            }
+            elements[node.name] = element
+        }
+        try pipeline.add(plan.nodes.map { elements[$0.name]! })
+        for link in plan.links {
+            let from = elements[link.from]!, to = elements[link.to]!
+            if plan.node(link.from)?.hasDynamicPads == true {
+                linkWhenVideoPadAppears(from, to: to)
+                continue
+            }
+            try from.link(to, sourcePad: link.fromPad, sinkPad: link.toPad)
+            if let padName = link.toPad, !link.padProperties.isEmpty {
+                let pad = try to.staticPad(padName)
+                for (property, value) in link.padProperties { try pad.set(property, value) }
+            }
+        }
+        return pipeline
+    }
+
+    /// A decoder's pads appear once it knows the stream; the first video pad is linked, others are ignored.
+    private static func linkWhenVideoPadAppears(_ source: Element, to sink: Element) {
+        source.onPadAdded { pad in
+            guard let caps = pad.currentCaps ?? Optional(pad.queryCaps()),
+                  caps.structures.first?.name.hasPrefix("video/") == true,
+                  let sinkPad = try? sink.staticPad("sink"), !sinkPad.isLinked else { return }
+            try? pad.link(to: sinkPad)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Records the composed picture and the microphones to a Matroska file
+/// (`AVCaptureMovieFileOutput`): H.264 video, Opus audio.
+public struct MovieFileOutput: Sendable, Hashable {
+    public enum Encoder: String, Sendable, Codable, CaseIterable {
+        /// x264, tuned for live capture.
+        case software
+        /// A hardware encoder (vah264enc, v4l2h264enc); fails validation when none is installed.
+        case hardware
+        /// Hardware when present, else software.
+        case automatic
+    }
+
+    /// Which audio tracks the file carries.
+    public enum AudioTracks: String, Sendable, Codable, CaseIterable {
+        /// The mix first (what players play), then each microphone on its own track.
+        case mixedAndSeparate = "mixed-and-separate"
+        /// Only the mix.
+        case mixed
+        /// One track that carries the microphone paired with the main camera, switching on swap.
+        case followMainCamera = "follow-main-camera"
+    }
+
+    public var id: String
+    public var path: String
+    public var encoder: Encoder
+    /// Video bitrate in kbit/s; the preset's when nil.
+    public var videoBitrate: Int?
+    /// Opus bitrate per track in kbit/s.
+    public var audioBitrate: Int
+    public var audioTracks: AudioTracks
+    /// Each camera also on its own video track, at the size it was captured, for editing later.
+    public var isolatedCameraTracks: Bool
+
+    public init(id: String = "movie", path: String, encoder: Encoder = .software, videoBitrate: Int? = nil,
+                audioBitrate: Int = 96, audioTracks: AudioTracks = .mixedAndSeparate, isolatedCameraTracks: Bool = false) {
+        self.id = id
+        self.path = path
+        self.encoder = encoder
+        self.videoBitrate = videoBitrate
+        self.audioBitrate = audioBitrate
+        self.audioTracks = audioTracks
+        self.isolatedCameraTracks = isolatedCameraTracks
+    }
+}

@@ -1,0 +1,54 @@
+/// An explicit link from input ports to an output (`AVCaptureConnection`), with the per-link
+/// transforms a camera needs: rotation, mirroring, and an on/off switch.
+public struct Connection: Sendable, Hashable, Identifiable {
+    public var inputPorts: [InputPort]
+    public var outputID: String
+    public var rotation: Rotation
+    public var isVideoMirrored: Bool
+    public var isEnabled: Bool
+
+    public init(inputPorts: [InputPort], outputID: String, rotation: Rotation = .none,
+                isVideoMirrored: Bool = false, isEnabled: Bool = true) {
+        self.inputPorts = inputPorts
+        self.outputID = outputID
+        self.rotation = rotation
+        self.isVideoMirrored = isVideoMirrored
+        self.isEnabled = isEnabled
+    }
+
+    public init(from port: InputPort, to outputID: String, rotation: Rotation = .none, mirrored: Bool = false) {
+        self.init(inputPorts: [port], outputID: outputID, rotation: rotation, isVideoMirrored: mirrored)
+    }
+
+    public var id: String { inputPorts.map(\.inputID).joined(separator: "+") + "->" + outputID }
+
+    public var mediaType: MediaType { inputPorts.first?.mediaType ?? .video }
+
+    /// Whether the picture needs a flip element at all.
+    var needsTransform: Bool { rotation != .none || isVideoMirrored }
+
+    /// The `videoflip` method: rotate first, then mirror the result left to right, as a viewer sees it.
+    var videoDirection: String {
+        switch (rotation, isVideoMirrored) {
+        case (.none, false): return "identity"
+        case (.clockwise90, false): return "90r"
+        case (.upsideDown, false): return "180"
+        case (.counterclockwise90, false): return "90l"
+        case (.none, true): return "horiz"
+        case (.clockwise90, true): return "ul-lr"
+        case (.upsideDown, true): return "vert"
+        case (.counterclockwise90, true): return "ur-ll"
+        }
+    }
+}
+
+/// Clockwise rotation applied to a camera's picture.
+public enum Rotation: Int, Sendable, Codable, CaseIterable {
+    case none = 0
+    case clockwise90 = 90
+    case upsideDown = 180
+    case counterclockwise90 = 270
+
+    /// Whether width and height trade places.
+    public var isQuarterTurn: Bool { self == .clockwise90 || self == .counterclockwise90 }
+}

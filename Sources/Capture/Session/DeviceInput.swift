@@ -1,0 +1,30 @@
+/// A device's way into a session (`AVCaptureDeviceInput`). Its ports are the streams it offers:
+/// a camera one video port, a microphone one audio port.
+public struct DeviceInput: Sendable, Hashable, Identifiable {
+    public let device: CaptureDevice
+    /// An exact mode for the device; overrides the session preset.
+    public var activeFormat: VideoFormat?
+    /// The frame rate to ask of `activeFormat` (its highest when nil).
+    public var activeFrameRate: Double?
+
+    public init(device: CaptureDevice, activeFormat: VideoFormat? = nil, activeFrameRate: Double? = nil) {
+        self.device = device
+        self.activeFormat = activeFormat
+        self.activeFrameRate = activeFrameRate
+    }
+
+    public var id: String { device.id }
+
+    public var ports: [InputPort] { [InputPort(inputID: id, mediaType: device.mediaType)] }
+
+    /// The single port of the input's media type.
+    public var port: InputPort { ports[0] }
+}
+
+/// One stream of an input (`AVCaptureInputPort`).
+public struct InputPort: Sendable, Hashable, CustomStringConvertible {
+    public let inputID: String
+    public let mediaType: MediaType
+
+    public var description: String { "\(inputID) (\(mediaType.rawValue))" }
+}

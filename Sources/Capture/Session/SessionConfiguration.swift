@@ -1,0 +1,163 @@
+import GStreamer
+
+/// Everything a session runs, as one value: editing a copy and swapping it in whole is what makes
+/// `commitConfiguration()` atomic.
+public struct SessionConfiguration: Sendable {
+    public var inputs: [DeviceInput] = []
+    public var movieFile: MovieFileOutput?
+    public var videoDataOutputs: [VideoDataOutput] = []
+    public var audioDataOutputs: [AudioDataOutput] = []
+    public var connections: [Connection] = []
+    public var preset: SessionPreset = .high
+    /// Overrides the preset's frame rate.
+    public var frameRate: Double?
+    public var layout = Layout()
+
+    public init() {}
+
+    public var outputIDs: [String] {
+        (movieFile.map { [$0.id] } ?? []) + videoDataOutputs.map(\.id) + audioDataOutputs.map(\.id)
+    }
+
+    public var effectiveFrameRate: Double { frameRate ?? preset.frameRate }
+
+    public func input(_ id: String) -> DeviceInput? { inputs.first { $0.id == id } }
+
+    /// Connections into the movie file, cameras then microphones, in the order they were added.
+    func movieConnections(_ mediaType: MediaType) -> [Connection] {
+        guard let movie = movieFile else { return [] }
+        return connections.filter { $0.outputID == movie.id && $0.mediaType == mediaType }
+    }
+
+    /// The camera shown full frame (or first), then the other, as the layout asks.
+    func composedCameras() -> (main: Connection, second: Connection?)? {
+        let cameras = movieConnections(.video)
+        guard let first = cameras.first else { return nil }
+        let main = cameras.first { $0.inputPorts.first?.inputID == layout.mainInputID } ?? first
+        return (main, cameras.first { $0 != main })
+    }
+
+    // MARK: checks
+
+    /// Why `input` cannot join this configuration, or nil when it can (`canAddInput`).
+    public func reasonCannotAdd(_ input: DeviceInput) -> String? {
+        if self.input(input.id) != nil { return "input '\(input.id)' is already in the session" }
+        if let format = input.activeFormat, let problem = Self.problem(with: format, rate: input.activeFrameRate, on: input.device) {
+            return problem
+        }
+        return nil
+    }
+
+    /// Why an output with this id cannot join, or nil (`canAddOutput`).
+    public func reasonCannotAddOutput(id: String, isMovieFile: Bool) -> String? {
+        if outputIDs.contains(id) { return "an output named '\(id)' is already in the session" }
+        if isMovieFile && movieFile != nil { return "the session already records to '\(movieFile!.path)'" }
+        return nil
+    }
+
+    /// Why `connection` cannot be added, or nil (`canAddConnection`).
+    public func reasonCannotAdd(_ connection: Connection) -> String? {
+        guard !connection.inputPorts.isEmpty else { return "a connection needs at least one input port" }
+        for port in connection.inputPorts {
+            guard let input = input(port.inputID) else { return "no input '\(port.inputID)' in the session" }
+            if !input.ports.contains(port) { return "input '\(port.inputID)' has no \(port.mediaType.rawValue) port" }
+        }
+        if Set(connection.inputPorts.map(\.mediaType)).count > 1 { return "a connection carries either video or audio ports, not both" }
+        guard outputIDs.contains(connection.outputID) else {
+            return "no output '\(connection.outputID)' in the session (outputs: \(outputIDs.joined(separator: ", ")))"
+        }
+        if connections.contains(where: { $0.outputID == connection.outputID && $0.inputPorts == connection.inputPorts }) {
+            return "\(connection.inputPorts[0]) is already connected to '\(connection.outputID)'"
+        }
+        if connection.mediaType == .audio && connection.needsTransform {
+            return "rotation and mirroring apply to video connections only"
+        }
+        if videoDataOutputs.contains(where: { $0.id == connection.outputID }) {
+            if connection.mediaType != .video { return "video data output '\(connection.outputID)' takes a camera port" }
+            if connections.contains(where: { $0.outputID == connection.outputID }) || connection.inputPorts.count > 1 {
+                return "video data output '\(connection.outputID)' takes exactly one camera"
+            }
+        }
+        if audioDataOutputs.contains(where: { $0.id == connection.outputID }) {
+            if connection.mediaType != .audio { return "audio data output '\(connection.outputID)' takes a microphone port" }
+            if connections.contains(where: { $0.outputID == connection.outputID }) || connection.inputPorts.count > 1 {
+                return "audio data output '\(connection.outputID)' takes exactly one microphone"
+            }
+        }
+        if connection.outputID == movieFile?.id && connection.mediaType == .video && movieConnections(.video).count >= 2 {
+            return "the movie file already composes two cameras"
+        }
+        return nil
+    }
+
+    /// Checks the whole graph: what `commitConfiguration()` runs before touching anything.
+    public func validate() throws {
+        var seen = Set<String>()
+        for input in inputs {
+            guard seen.insert(input.id).inserted else { throw ConfigurationError("input '\(input.id)' is in the session twice") }
+            if let format = input.activeFormat, let problem = Self.problem(with: format, rate: input.activeFrameRate, on: input.device) {
+                throw ConfigurationError(problem)
+            }
+        }
+        var checked = SessionConfiguration()
+        checked.inputs = inputs
+        checked.movieFile = movieFile
+        checked.videoDataOutputs = videoDataOutputs
+        checked.audioDataOutputs = audioDataOutputs
+        for connection in connections {
+            if let reason = checked.reasonCannotAdd(connection) { throw ConfigurationError(reason) }
+            checked.connections.append(connection)
+        }
+        if let movie = movieFile {
+            if movieConnections(.video).isEmpty {
+                throw ConfigurationError("the movie file '\(movie.path)' has no camera connected")
+            }
+            if movie.encoder == .hardware && EncoderChoice.hardwareEncoder() == nil {
+                throw ConfigurationError("no hardware H.264 encoder is installed (looked for \(EncoderChoice.hardwareFactories.joined(separator: ", "))); use encoder: software")
+            }
+            if let bitrate = movie.videoBitrate, !(100...100_000).contains(bitrate) {
+                throw ConfigurationError("video bitrate \(bitrate) kbit/s is outside 100…100000")
+            }
+            if !(6...510).contains(movie.audioBitrate) {
+                throw ConfigurationError("audio bitrate \(movie.audioBitrate) kbit/s is outside 6…510")
+            }
+        }
+        if let main = layout.mainInputID, input(main) == nil {
+            throw ConfigurationError("layout main '\(main)' is not an input of the session")
+        }
+        if !(0.05...0.9).contains(layout.insetSize) {
+            throw ConfigurationError("inset size \(layout.insetSize) must be between 0.05 and 0.9 of the width")
+        }
+        if !(0...0.4).contains(layout.margin) {
+            throw ConfigurationError("margin \(layout.margin) must be between 0 and 0.4 of the width")
+        }
+        if !(1...120).contains(effectiveFrameRate) {
+            throw ConfigurationError("frame rate \(effectiveFrameRate) must be between 1 and 120")
+        }
+    }
+
+    /// Whether a device can deliver `format`; nil when it can.
+    static func problem(with format: VideoFormat, rate: Double?, on device: CaptureDevice) -> String? {
+        guard device.isCamera else { return "'\(device.id)' is a microphone; formats apply to cameras" }
+        let wanted = rate ?? format.maxFrameRate
+        if device.formats.isEmpty {
+            let limit = VideoFormat.maximumSize
+            if format.width < 16 || format.height < 16 || format.width > limit.width || format.height > limit.height {
+                return "camera '\(device.id)' cannot deliver \(format.width)x\(format.height) (16x16 up to \(limit.width)x\(limit.height))"
+            }
+            if wanted <= 0 || wanted > VideoFormat.maximumFrameRate {
+                return "camera '\(device.id)' cannot deliver \(wanted) fps (up to \(Int(VideoFormat.maximumFrameRate)))"
+            }
+            return nil
+        }
+        let sameSize = device.formats.filter { $0.width == format.width && $0.height == format.height && $0.pixelFormat == format.pixelFormat }
+        guard let mode = sameSize.first else {
+            let offered = device.formats.map(\.description).joined(separator: "; ")
+            return "camera '\(device.id)' has no mode \(format.pixelFormat) \(format.width)x\(format.height) (it offers: \(offered))"
+        }
+        if !mode.frameRates.contains(where: { abs($0 - wanted) < 0.01 }) && !mode.frameRates.isEmpty {
+            return "camera '\(device.id)' offers \(mode), not \(VideoFormat.rateText(wanted)) fps"
+        }
+        return nil
+    }
+}

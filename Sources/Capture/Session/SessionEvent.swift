@@ -1,0 +1,50 @@
+/// What a running session reports, as AVFoundation's session notifications.
+public enum SessionEvent: Sendable {
+    case started
+    /// The session stopped; the summary describes what was recorded.
+    case stopped(RecordingSummary)
+    /// A device or element failed; `deviceID` names the input when the failure is in its branch.
+    case runtimeError(deviceID: String?, reason: String)
+    /// A device in use went away (unplugged, driver unbound).
+    case interrupted(deviceID: String)
+    /// The device is back.
+    case interruptionEnded(deviceID: String)
+}
+
+/// What a recording holds when it stops.
+public struct RecordingSummary: Sendable, CustomStringConvertible {
+    public struct Camera: Sendable {
+        public let inputID: String
+        public let mode: String
+        /// Frames the camera delivered.
+        public let frames: Int
+        /// Frames that never reached the picture (dropped by a leaky queue when the graph was behind).
+        public let dropped: Int
+    }
+
+    public let path: String?
+    /// Recorded duration: the last picture timestamp written to the file.
+    public let duration: Duration
+    public let cameras: [Camera]
+    public let fileSize: Int64?
+
+    public var description: String {
+        var lines = ["recorded \(Self.seconds(duration))" + (path.map { " to \($0)" } ?? "")]
+        for camera in cameras {
+            lines.append("  \(camera.inputID): \(camera.frames) frames (\(camera.mode)), \(camera.dropped) dropped")
+        }
+        if let fileSize { lines.append("  file size: \(Self.bytes(fileSize))") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return String(format: "%.2f s", value)
+    }
+
+    static func bytes(_ count: Int64) -> String {
+        count >= 1 << 20 ? String(format: "%.1f MiB", Double(count) / 1048576) : String(format: "%.1f KiB", Double(count) / 1024)
+    }
+}
+
+import Foundation
