@@ -99,6 +99,21 @@ static inline GstBuffer *pc_probe_info_buffer(GstPadProbeInfo *info) {
     return (info->type & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
 }
 
+/// A buffer's presentation time as running time (the pipeline clock's scale), using the pad's segment.
+/// Encoders shift timestamps (x264enc by 1000 hours) and compensate in the segment, so raw PTS values
+/// from different branches only compare after this conversion.
+static inline GstClockTime pc_pad_running_time(GstPad *pad, GstClockTime pts) {
+    if (!GST_CLOCK_TIME_IS_VALID(pts)) return GST_CLOCK_TIME_NONE;
+    GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+    if (!event) return pts;
+    const GstSegment *segment = NULL;
+    gst_event_parse_segment(event, &segment);
+    GstClockTime result = segment->format == GST_FORMAT_TIME
+        ? gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts) : pts;
+    gst_event_unref(event);
+    return result;
+}
+
 // MARK: variadic calls
 
 static inline GstMessage *pc_message_new_wake(GstObject *src) {

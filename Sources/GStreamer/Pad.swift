@@ -80,14 +80,15 @@ public enum ProbeDecision: Sendable {
 }
 
 extension Pad {
-    /// Calls `body` with each buffer's presentation time as it passes this pad, on the streaming thread
-    /// (keep it quick). Used to count frames and to cut a recording at an exact timestamp.
+    /// Calls `body` with each buffer's presentation time, as running time, as it passes this pad, on the
+    /// streaming thread (keep it quick). Used to count frames and to cut a recording at an exact time.
     @discardableResult
     public func addBufferProbe(_ body: @escaping @Sendable (_ presentationTime: Duration?) -> ProbeDecision) -> UInt {
         let box = Unmanaged.passRetained(ProbeBox(body)).toOpaque()
-        let id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
-            guard let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
-            switch Unmanaged<ProbeBox>.fromOpaque(data).takeUnretainedValue().body(.clockTime(pc_buffer_pts(buffer))) {
+        let id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
+            guard let pad, let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
+            let time = Duration.clockTime(pc_pad_running_time(pad, pc_buffer_pts(buffer)))
+            switch Unmanaged<ProbeBox>.fromOpaque(data).takeUnretainedValue().body(time) {
             case .pass: return GST_PAD_PROBE_OK
             case .drop: return GST_PAD_PROBE_DROP
             case .remove: return GST_PAD_PROBE_REMOVE

@@ -116,3 +116,16 @@ extension GraphPlan {
         return (nodeText + linkText).joined(separator: "\n")
     }
 }
+
+extension SessionConfiguration {
+    /// The graph this configuration runs as (validating it first).
+    public func graphPlan() throws -> GraphPlan { try GraphBuilder.plan(for: self) }
+}
+
+extension GraphPlan {
+    /// Builds the plan into a pipeline without starting it (for checks and Graphviz output).
+    public func buildPipeline() throws -> Pipeline { try PipelineAssembler.assemble(self) }
+
+    /// The `gst-launch-1.0` line of the same graph.
+    public var launchLine: String { LaunchLine.render(self) }
+}

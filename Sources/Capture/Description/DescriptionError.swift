@@ -1,0 +1,10 @@
+/// A mistake in a pipeline description, pointing at the file, line, column and key, with what is allowed.
+public struct DescriptionError: Error, CustomStringConvertible, Equatable {
+    public let file: String
+    public let line: Int
+    public let column: Int
+    public let key: String
+    public let message: String
+
+    public var description: String { "\(file):\(line):\(column): \(key): \(message)" }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// A session described in a YAML file (schema in pipelines/README.md). Parsing checks the file alone;
+/// `configuration(devices:)` then finds the devices it names among those present.
+public struct PipelineDescription: Sendable {
+    /// Where a camera or microphone comes from.
+    public enum DeviceSpec: Sendable, Equatable {
+        /// The next present device of this kind not taken by an earlier entry.
+        case auto
+        /// A device by id (stable id, node such as /dev/video0, or ALSA name such as hw:1,0).
+        case device(String)
+        /// The first present camera facing this way.
+        case position(DevicePosition)
+        /// A synthetic camera with this test pattern, or a synthetic microphone with this tone.
+        case syntheticCamera(pattern: String)
+        case syntheticMicrophone(frequency: Double)
+        /// A recorded clip replayed as a live camera.
+        case file(String)
+    }
+
+    public struct Entry: Sendable {
+        public var name: String
+        public var spec: DeviceSpec
+        public var optional = false
+        public var label: String?
+        public var facing: DevicePosition?
+        public var format: VideoFormat?
+        public var frameRate: Double?
+        public var mirror = false
+        public var rotation = Rotation.none
+        public var enabled = true
+        /// Where the entry is, for errors found when devices are matched.
+        var location: DescriptionError
+    }
+
+    public var file: String
+    public var preset = SessionPreset.high
+    public var frameRate: Double?
+    public var cameras: [Entry] = []
+    public var microphones: [Entry] = []
+    public var layout = Layout()
+    public var outputPath: String?
+    public var encoder = MovieFileOutput.Encoder.software
+    public var videoBitrate: Int?
+    public var audioBitrate = 96
+    public var audioTracks = MovieFileOutput.AudioTracks.mixedAndSeparate
+    public var isolatedCameraTracks = false
+    /// Cost settings, read by the cost monitor (kept as text until it exists).
+    public var cost: [String: String] = [:]
+
+    static let topKeys = ["preset", "frame-rate", "cameras", "microphones", "layout", "output", "cost"]
+    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "optional", "label", "facing", "format", "mirror", "rotation", "enabled"]
+    static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
+    static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
+    static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
+    static let outputKeys = ["file", "encoder", "bitrate", "audio-bitrate", "audio", "isolated-cameras"]
+
+    /// Reads and checks a description file.
+    public static func load(path: String) throws -> PipelineDescription {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DescriptionError(file: path, line: 0, column: 0, key: "file", message: "cannot read the file (missing or not readable)")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws -> PipelineDescription {
+        var description = PipelineDescription(file: file)
+        guard let document = try YAMLReader.load(text, file: file) else {
+            throw DescriptionError(file: file, line: 1, column: 1, key: "document", message: "the file is empty")
+        }
+        let top = try document.mapping(allowed: topKeys)
+        if let value = top["preset"] { description.preset = try value.choice(SessionPreset.self) }
+        if let value = top["frame-rate"] { description.frameRate = try value.double(in: 1...120) }
+        if let value = top["cameras"] {
+            description.cameras = try value.sequence().map { try entry($0, camera: true) }
+        }
+        if let value = top["microphones"] {
+            description.microphones = try value.sequence().map { try entry($0, camera: false) }
+        }
+        var names = Set<String>()
+        for entry in description.cameras + description.microphones where !names.insert(entry.name).inserted {
+            throw DescriptionError(file: file, line: entry.location.line, column: entry.location.column, key: entry.location.key,
+                                   message: "the name '\(entry.name)' is used twice")
+        }
+        if let value = top["layout"] {
+            let fields = try value.mapping(allowed: layoutKeys)
+            if let kind = fields["kind"] { description.layout.kind = try kind.choice(Layout.Kind.self) }
+            if let main = fields["main"] {
+                let name = try main.string()
+                guard description.cameras.contains(where: { $0.name == name }) else {
+                    throw main.error("no camera named '\(name)' (cameras: \(description.cameras.map(\.name).joined(separator: ", ")))")
+                }
+                description.layout.mainInputID = name
+            }
+            if let corner = fields["corner"] { description.layout.corner = try corner.choice(Layout.Corner.self) }
+            if let size = fields["size"] { description.layout.insetSize = try size.double(in: 0.05...0.9) }
+            if let margin = fields["margin"] { description.layout.margin = try margin.double(in: 0...0.4) }
+        }
+        if let value = top["output"] {
+            let fields = try value.mapping(allowed: outputKeys)
+            if let path = fields["file"] { description.outputPath = try path.string() }
+            if let encoder = fields["encoder"] { description.encoder = try encoder.choice(MovieFileOutput.Encoder.self) }
+            if let bitrate = fields["bitrate"] { description.videoBitrate = try bitrate.int(in: 100...100_000) }
+            if let bitrate = fields["audio-bitrate"] { description.audioBitrate = try bitrate.int(in: 6...510) }
+            if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
+            if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }
+        }
+        if let value = top["cost"], !(value.node.mapping?.isEmpty ?? true) {
+            for (key, child) in try value.mapping(allowed: value.node.mapping!.keys.compactMap(\.string)) {
+                description.cost[key] = try child.string()
+            }
+        }
+        return description
+    }
+
+    private static func entry(_ reader: YAMLReader, camera: Bool) throws -> Entry {
+        let fields = try reader.mapping(allowed: camera ? cameraKeys : microphoneKeys)
+        guard let nameReader = fields["name"] else { throw reader.error("every \(camera ? "camera" : "microphone") needs a 'name'") }
+        let name = try nameReader.string()
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw nameReader.error("'\(name)' is not a valid name (letters, digits, - and _)")
+        }
+        let sources = ["device", "position", "synthetic", "file"].filter { fields[$0] != nil }
+        guard sources.count <= 1 else { throw reader.error("give only one of \(sources.joined(separator: ", "))") }
+        var spec = DeviceSpec.auto
+        if let device = fields["device"] {
+            let text = try device.string()
+            spec = text == "auto" ? .auto : .device(text)
+        } else if let position = fields["position"] {
+            spec = .position(try position.choice(DevicePosition.self))
+        } else if let synthetic = fields["synthetic"] {
+            if camera {
+                let pattern = try synthetic.string()
+                guard syntheticPatterns.contains(pattern) else {
+                    throw synthetic.error("'\(pattern)' is not a test pattern (valid: \(syntheticPatterns.joined(separator: ", ")))")
+                }
+                spec = .syntheticCamera(pattern: pattern)
+            } else {
+                spec = .syntheticMicrophone(frequency: try synthetic.double(in: 20...20_000))
+            }
+        } else if let file = fields["file"] {
+            spec = .file(try file.string())
+        }
+        var entry = Entry(name: name, spec: spec, location: reader.error(""))
+        if let optional = fields["optional"] { entry.optional = try optional.bool() }
+        if let enabled = fields["enabled"] { entry.enabled = try enabled.bool() }
+        if let label = fields["label"] { entry.label = try label.string() }
+        if let facing = fields["facing"] { entry.facing = try facing.choice(DevicePosition.self) }
+        if let mirror = fields["mirror"] { entry.mirror = try mirror.bool() }
+        if let rotation = fields["rotation"] {
+            let degrees = try rotation.int(in: 0...270)
+            guard let value = Rotation(rawValue: degrees) else { throw rotation.error("rotation is 0, 90, 180 or 270, not \(degrees)") }
+            entry.rotation = value
+        }
+        if let format = fields["format"] {
+            let parts = try format.mapping(allowed: formatKeys)
+            guard let width = parts["width"], let height = parts["height"] else { throw format.error("a format needs width and height") }
+            let rate = try parts["frame-rate"]?.double(in: 1...240)
+            entry.frameRate = rate
+            entry.format = VideoFormat(pixelFormat: try parts["pixel-format"]?.string() ?? "",
+                                       width: try width.int(in: 16...16384), height: try height.int(in: 16...16384),
+                                       frameRates: rate.map { [$0] } ?? [])
+        }
+        return entry
+    }
+
+    /// videotestsrc patterns that make sense as a camera.
+    static let syntheticPatterns = ["smpte", "smpte75", "snow", "ball", "bar", "pinwheel", "spokes", "gradient", "colors",
+                                    "circular", "zone-plate", "checkers-8", "red", "green", "blue", "white", "black"]
+}

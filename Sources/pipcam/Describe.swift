@@ -1,0 +1,28 @@
+import ArgumentParser
+import Capture
+import Foundation
+
+struct Describe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the gst-launch-1.0 line of the graph pipcam builds, and optionally a Graphviz file of it.")
+
+    @Argument(help: "A pipeline description file.")
+    var file: String
+
+    @Option(name: .long, help: "Write the graph as Graphviz DOT to this file.")
+    var dot: String?
+
+    @Option(name: .long, help: "The file the described line records to.")
+    var output = "pipcam.mkv"
+
+    func run() async throws {
+        let (configuration, notes) = try SessionLoading.fromDescription(file, outputPath: output, standIns: true)
+        let plan = try configuration.graphPlan()
+        print(plan.launchLine)
+        for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        if let dot {
+            try plan.buildPipeline().writeDotGraph(to: dot)
+            FileHandle.standardError.write(Data("wrote \(dot)\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Capture
+import Foundation
+
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record until Ctrl-C, SIGTERM or --duration; the file is always finalized.")
+
+    @Argument(help: "The Matroska file to write.")
+    var output: String
+
+    @Option(name: .long, help: "A pipeline description (see pipelines/).")
+    var pipeline: String?
+
+    @Option(name: .long, help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
+    var cameras: [String] = []
+
+    @Option(name: .customLong("mic"), help: "A microphone id or ALSA name (up to two).")
+    var microphones: [String] = []
+
+    @Option(name: .long, help: "picture-in-picture, side-by-side or top-bottom.")
+    var layout: Layout.Kind?
+
+    @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
+    var force = false
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration <= 86_400) {
+            throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
+        }
+        if pipeline != nil && !(cameras.isEmpty && microphones.isEmpty) {
+            throw ValidationError("--camera and --mic choose devices when no --pipeline is given; name devices in the pipeline file instead")
+        }
+        if cameras.count > 2 || microphones.count > 2 {
+            throw ValidationError("pipcam records at most two cameras and two microphones")
+        }
+    }
+
+    func run() async throws {
+        let path = try OutputPath.check(output, force: force)
+        var configuration: SessionConfiguration
+        if let pipeline {
+            (configuration, _) = try SessionLoading.fromDescription(pipeline, outputPath: path)
+        } else {
+            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: path)
+        }
+        if let layout { configuration.layout.kind = layout }
+        let session = try CaptureSession(configuration: configuration)
+        if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
+
+        let stopper = SignalStopper(session: session)
+        defer { stopper.cancel() }
+        try await session.startRunning()
+        let plan = session.runningPlan
+        let cameraText = plan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
+        FileHandle.standardError.write(Data("recording \(path) (\(cameraText)); Ctrl-C to stop\n".utf8))
+
+        let ticker = Task {
+            var status = StatusLine()
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(500))
+                if let live = session.liveStatus() { status.show(live) }
+            }
+        }
+        var failure: String?
+        for await event in session.events {
+            switch event {
+            case .runtimeError(let deviceID, let reason):
+                failure = (deviceID.map { "\($0): " } ?? "") + reason
+                FileHandle.standardError.write(Data("\nerror: \(failure!); finishing the file\n".utf8))
+            case .interrupted(let deviceID):
+                FileHandle.standardError.write(Data("\n\(deviceID) went away\n".utf8))
+            case .stopped(let summary):
+                ticker.cancel()
+                StatusLine().finish()
+                print(summary)
+                if let failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }
+                return
+            default:
+                break
+            }
+        }
+    }
+}
+
+/// Checks the output path before anything starts, so a typo never costs a recording.
+enum OutputPath {
+    static func check(_ path: String, force: Bool) throws -> String {
+        let url = URL(fileURLWithPath: path)
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CLIError("\(path) is a directory; give a file name such as \(path)/recording.mkv") }
+            if !force { throw CLIError("\(path) exists; pass --force to overwrite it") }
+        }
+        let folder = url.deletingLastPathComponent().path
+        guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("the folder \(folder) does not exist")
+        }
+        guard manager.isWritableFile(atPath: folder) else { throw CLIError("cannot write to the folder \(folder)") }
+        guard ["mkv", "mka", "webm"].contains(url.pathExtension.lowercased()) || url.pathExtension.isEmpty == false else {
+            throw CLIError("\(path) needs a .mkv extension (pipcam writes Matroska)")
+        }
+        if url.pathExtension.lowercased() != "mkv" { throw CLIError("\(path) needs a .mkv extension (pipcam writes Matroska)") }
+        return url.path
+    }
+}
+
+/// Turns Ctrl-C and SIGTERM into a clean stop (EOS, finalized file) instead of an abrupt exit.
+final class SignalStopper: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(session: CaptureSession) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                FileHandle.standardError.write(Data("\nstopping, finishing the file…\n".utf8))
+                Task { _ = try? await session.stopRunning() }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        sources.forEach { $0.cancel() }
+    }
+}
+
+extension Layout.Kind: ExpressibleByArgument {}

@@ -1,0 +1,58 @@
+import Capture
+import Foundation
+
+/// Turns the command line's choices (a description file, or devices found on the machine) into a
+/// session configuration: the one place both `record` and `describe` get theirs from.
+enum SessionLoading {
+    static func fromDescription(_ path: String, outputPath: String?, standIns: Bool = false) throws -> (SessionConfiguration, notes: [String]) {
+        let description = try PipelineDescription.load(path: path)
+        let needsDevices = (description.cameras + description.microphones).contains { entry in
+            switch entry.spec {
+            case .syntheticCamera, .syntheticMicrophone, .file: return false
+            default: return true
+            }
+        }
+        let devices = needsDevices ? DeviceDiscovery.devices() : []
+        let output = outputPath ?? description.outputPath ?? "pipcam.mkv"
+        return try description.configuration(devices: devices, outputPath: output, standIns: standIns)
+    }
+
+    /// The first two cameras and two microphones found, or those named.
+    static func fromDevices(cameraIDs: [String], microphoneIDs: [String], outputPath: String) throws -> SessionConfiguration {
+        let devices = DeviceDiscovery.devices()
+        let cameras = try pick(cameraIDs, from: devices.filter(\.isCamera), kind: "camera", limit: 2)
+        let microphones = try pick(microphoneIDs, from: devices.filter { !$0.isCamera }, kind: "microphone", limit: 2)
+        guard cameras.count >= 2 else {
+            let found = cameras.isEmpty ? "no camera" : "only " + cameras.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+            throw CLIError("pipcam records two cameras, and found \(found); to try it without cameras run: pipcam record out.mkv --pipeline pipelines/demo.yaml")
+        }
+        var configuration = SessionConfiguration()
+        let movie = MovieFileOutput(path: outputPath)
+        configuration.movieFile = movie
+        for device in cameras + microphones {
+            let input = DeviceInput(device: device)
+            configuration.inputs.append(input)
+            configuration.connections.append(Connection(from: input.port, to: movie.id))
+        }
+        return configuration
+    }
+
+    private static func pick(_ ids: [String], from devices: [CaptureDevice], kind: String, limit: Int) throws -> [CaptureDevice] {
+        guard !ids.isEmpty else { return Array(devices.prefix(limit)) }
+        return try ids.map { id in
+            guard let device = devices.first(where: { $0.id == id || Self.node(of: $0) == id }) else {
+                let present = devices.map(\.id)
+                throw CLIError("no \(kind) '\(id)' (present: \(present.isEmpty ? "none" : present.joined(separator: ", ")); see pipcam devices)")
+            }
+            return device
+        }
+    }
+
+    private static func node(of device: CaptureDevice) -> String? {
+        switch device.source {
+        case .v4l2(let path): return path
+        case .alsa(let name): return name
+        default: return nil
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import Capture
-print("pipcam")
