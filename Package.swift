@@ -31,9 +31,11 @@ let package = Package(
             name: "pipcam",
             dependencies: ["Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // What the tests share: running commands, and reading recordings back with ffprobe and ffmpeg.
+        .target(name: "PipcamTestSupport", path: "Tests/Support"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
-        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PipcamTestSupport"]),
+        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "PipcamTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

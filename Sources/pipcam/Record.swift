@@ -27,12 +27,18 @@ struct Record: AsyncParsableCommand {
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
     var force = false
 
+    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
+    var standIns = false
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
         }
         if pipeline != nil && !(cameras.isEmpty && microphones.isEmpty) {
             throw ValidationError("--camera and --mic choose devices when no --pipeline is given; name devices in the pipeline file instead")
+        }
+        if standIns && pipeline == nil {
+            throw ValidationError("--stand-ins applies to the devices of a --pipeline file")
         }
         if cameras.count > 2 || microphones.count > 2 {
             throw ValidationError("pipcam records at most two cameras and two microphones")
@@ -43,7 +49,9 @@ struct Record: AsyncParsableCommand {
         let path = try OutputPath.check(output, force: force)
         var configuration: SessionConfiguration
         if let pipeline {
-            (configuration, _) = try SessionLoading.fromDescription(pipeline, outputPath: path)
+            let notes: [String]
+            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: path, standIns: standIns)
+            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         } else {
             configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: path)
         }

@@ -83,7 +83,7 @@ extension PipelineDescription {
         case .position(let position):
             return candidates.first { $0.position == position }
         case .syntheticCamera(let pattern):
-            return .testPatternCamera(id: entry.name, pattern: pattern, label: entry.label ?? entry.name)
+            return .testPatternCamera(id: entry.name, pattern: pattern, label: entry.label ?? entry.name, moving: entry.moving)
         case .syntheticMicrophone(let frequency):
             return .toneMicrophone(id: entry.name, frequency: frequency)
         case .file(let path):

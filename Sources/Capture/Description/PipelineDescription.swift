@@ -23,6 +23,7 @@ public struct PipelineDescription: Sendable {
         public var spec: DeviceSpec
         public var optional = false
         public var label: String?
+        public var moving = true
         public var facing: DevicePosition?
         public var format: VideoFormat?
         public var frameRate: Double?
@@ -49,7 +50,7 @@ public struct PipelineDescription: Sendable {
     public var cost: [String: String] = [:]
 
     static let topKeys = ["preset", "frame-rate", "cameras", "microphones", "layout", "output", "cost"]
-    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "optional", "label", "facing", "format", "mirror", "rotation", "enabled"]
+    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
@@ -145,6 +146,7 @@ public struct PipelineDescription: Sendable {
         if let optional = fields["optional"] { entry.optional = try optional.bool() }
         if let enabled = fields["enabled"] { entry.enabled = try enabled.bool() }
         if let label = fields["label"] { entry.label = try label.string() }
+        if let moving = fields["moving"] { entry.moving = try moving.bool() }
         if let facing = fields["facing"] { entry.facing = try facing.choice(DevicePosition.self) }
         if let mirror = fields["mirror"] { entry.mirror = try mirror.bool() }
         if let rotation = fields["rotation"] {

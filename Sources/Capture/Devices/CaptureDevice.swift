@@ -15,8 +15,8 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case v4l2(path: String)
         /// An ALSA capture device, e.g. hw:Loopback,1,0.
         case alsa(device: String)
-        /// A moving test pattern with a running clock (videotestsrc).
-        case testPattern(pattern: String, label: String)
+        /// A test pattern with a running clock (videotestsrc); bars and balls move unless `moving` is false.
+        case testPattern(pattern: String, label: String, moving: Bool)
         /// A sine tone (audiotestsrc).
         case tone(frequency: Double)
         /// A recorded clip replayed in real time as if it were a live camera.
@@ -52,10 +52,10 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     }
 
     /// A synthetic camera: a moving test pattern (e.g. "ball", "smpte", "snow") with its label and a clock burnt in.
-    public static func testPatternCamera(id: String, pattern: String = "smpte", label: String? = nil,
+    public static func testPatternCamera(id: String, pattern: String = "smpte", label: String? = nil, moving: Bool = true,
                                          position: DevicePosition = .unspecified) -> CaptureDevice {
         CaptureDevice(id: id, name: "Test pattern \(pattern)", mediaType: .video, position: position,
-                      source: .testPattern(pattern: pattern, label: label ?? id))
+                      source: .testPattern(pattern: pattern, label: label ?? id, moving: moving))
     }
 
     /// A synthetic microphone playing a sine tone.

@@ -226,17 +226,20 @@ struct GraphBuilder {
             if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", "jpegdec")) }
             chain.append(plan.add(queue, "queue", Self.leakyQueue(buffers: 3)))
             plan.chain(chain)
-        case .testPattern(let pattern, let label):
+        case .testPattern(let pattern, let label, let moving):
             var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
-            if pattern == "smpte" || pattern == "smpte75" || pattern == "bar" { properties.append(("horizontal-speed", .int(4))) }
+            if moving && ["smpte", "smpte75", "bar", "colors", "gradient"].contains(pattern) {
+                properties.append(("horizontal-speed", .int(4)))
+            }
             if pattern == "ball" {
-                properties += [("background-color", .uint(0xff20_2080)), ("foreground-color", .uint(0xffff_e000)), ("motion", .string("wavy"))]
+                // A yellow ball on dark blue: tells the second camera apart from bars at a glance.
+                properties += [("background-color", .uint(0xff20_2080)), ("foreground-color", .uint(0xffff_e000))]
             }
             let source = plan.add("\(prefix)-src", "videotestsrc", properties)
             let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps))])
             let clock = plan.add("\(prefix)-clock", "timeoverlay", [
                 ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
-                ("font-desc", .string("Sans \(max(8, mode.height / 24))")),
+                ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
             ])
             plan.chain([source, caps, clock, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
         case .file(let path):

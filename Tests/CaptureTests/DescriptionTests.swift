@@ -1,0 +1,35 @@
+@testable import Capture
+import XCTest
+
+final class DescriptionTests: XCTestCase {
+    func testDemoDescriptionBecomesTwoCamerasAndTwoMicrophones() throws {
+        let description = try PipelineDescription.load(path: "\(repository)/pipelines/demo.yaml")
+        let (configuration, notes) = try description.configuration(devices: [], outputPath: "/tmp/demo.mkv")
+        XCTAssertEqual(configuration.inputs.map(\.id), ["front", "side", "voice", "room"])
+        XCTAssertEqual(configuration.connections.count, 4)
+        XCTAssertEqual(configuration.layout.mainInputID, "front")
+        XCTAssertTrue(notes.isEmpty)
+    }
+
+    func testRealDevicesAreMatchedByIdPositionAndOrder() throws {
+        let text = "cameras:\n  - name: a\n    position: back\n  - name: b\n    device: /dev/video9\nmicrophones:\n  - name: m\n"
+        let description = try PipelineDescription.parse(text, file: "t.yaml")
+        let devices = [
+            CaptureDevice(id: "/dev/v4l/by-id/front-cam", name: "F", mediaType: .video, position: .front, source: .v4l2(path: "/dev/video9")),
+            CaptureDevice(id: "/dev/v4l/by-id/back-cam", name: "B", mediaType: .video, position: .back, source: .v4l2(path: "/dev/video8")),
+            CaptureDevice(id: "alsa:Mic,0", name: "M", mediaType: .audio, source: .alsa(device: "hw:1,0")),
+        ]
+        let (configuration, _) = try description.configuration(devices: devices, outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.inputs.map(\.device.source), [.v4l2(path: "/dev/video8"), .v4l2(path: "/dev/video9"), .alsa(device: "hw:1,0")])
+        XCTAssertThrowsError(try description.configuration(devices: Array(devices.prefix(1)), outputPath: "/tmp/x.mkv")) { error in
+            XCTAssertTrue("\(error)".contains("t.yaml:2:5: cameras[0]: no camera matches position back (present: /dev/v4l/by-id/front-cam)"), "\(error)")
+        }
+    }
+
+    private var repository: String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }
+}
+import Foundation

@@ -1,0 +1,39 @@
+import Capture
+import Foundation
+
+/// Two synthetic cameras and two tones, connected to a movie file: the smallest full session.
+enum Fixtures {
+    static let front = CaptureDevice.testPatternCamera(id: "front", pattern: "smpte", label: "front", moving: false)
+    static let side = CaptureDevice.testPatternCamera(id: "side", pattern: "ball", label: "side")
+    static let voice = CaptureDevice.toneMicrophone(id: "voice", frequency: 440)
+    static let room = CaptureDevice.toneMicrophone(id: "room", frequency: 880)
+
+    static func configuration(path: String, cameras: [CaptureDevice] = [front, side], microphones: [CaptureDevice] = [voice, room],
+                              preset: SessionPreset = .hd720) -> SessionConfiguration {
+        var configuration = SessionConfiguration()
+        configuration.preset = preset
+        let movie = MovieFileOutput(path: path)
+        configuration.movieFile = movie
+        for device in cameras + microphones {
+            let input = DeviceInput(device: device)
+            configuration.inputs.append(input)
+            configuration.connections.append(Connection(from: input.port, to: movie.id))
+        }
+        return configuration
+    }
+
+    /// The formats of the kernel's vivid virtual webcam.
+    static let vividFormats: [VideoFormat] = [
+        VideoFormat(pixelFormat: "YUY2", width: 320, height: 180, frameRates: [60, 50, 30, 25, 15]),
+        VideoFormat(pixelFormat: "YUY2", width: 640, height: 360, frameRates: [40, 30, 25, 15]),
+        VideoFormat(pixelFormat: "YUY2", width: 640, height: 480, frameRates: [25, 15]),
+        VideoFormat(pixelFormat: "YUY2", width: 1280, height: 720, frameRates: [12.5]),
+        VideoFormat(pixelFormat: "YUY2", width: 1920, height: 1080, frameRates: [5]),
+        VideoFormat(pixelFormat: "YUY2", width: 3840, height: 2160, frameRates: [2]),
+    ]
+}
+
+/// Waits for a session event matching `predicate`.
+func waitForEvent(_ session: CaptureSession, timeout: Duration = .seconds(20), _ predicate: @escaping @Sendable (SessionEvent) -> Bool) async throws -> SessionEvent? {
+    try await session.events.first(timeout: timeout, where: predicate)
+}

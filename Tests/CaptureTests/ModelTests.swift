@@ -1,0 +1,79 @@
+@testable import Capture
+import XCTest
+
+/// The parts of the model that decide without running anything: layout, formats, checks, the graph plan.
+final class ModelTests: XCTestCase {
+    func testPictureInPictureRegions() {
+        let layout = Layout(kind: .pictureInPicture, corner: .bottomRight, insetSize: 0.3, margin: 0.03)
+        let regions = layout.regions(width: 1280, height: 720)
+        XCTAssertEqual(regions.main, Region(x: 0, y: 0, width: 1280, height: 720, zOrder: 0))
+        XCTAssertEqual(regions.second, Region(x: 1280 - 38 - 384, y: 720 - 38 - 216, width: 384, height: 216, zOrder: 1))
+        let topLeft = Layout(kind: .pictureInPicture, corner: .topLeft).regions(width: 1280, height: 720).second
+        XCTAssertEqual([topLeft.x, topLeft.y], [38, 38])
+        let halves = Layout(kind: .sideBySide).regions(width: 1280, height: 720)
+        XCTAssertEqual([halves.main.width, halves.second.x, halves.second.width], [640, 640, 640])
+        let stacked = Layout(kind: .topBottom).regions(width: 1280, height: 720)
+        XCTAssertEqual([stacked.main.height, stacked.second.y], [360, 360])
+    }
+
+    func testFormatChoiceNeverPicksAHugeSlowMode() {
+        let camera = CaptureDevice(id: "vivid", name: "vivid", mediaType: .video, source: .v4l2(path: "/dev/video0"), formats: Fixtures.vividFormats)
+        let main = FormatChooser.choose(for: camera, width: 1280, height: 720, frameRate: 30)
+        XCTAssertGreaterThanOrEqual(main.frameRate, 24, "fluid motion first: \(main)")
+        XCTAssertEqual([main.width, main.height], [640, 480], "the largest fluid mode: \(main)")
+        let inset = FormatChooser.choose(for: camera, width: 384, height: 216, frameRate: 30)
+        XCTAssertEqual(inset, CaptureMode(pixelFormat: "YUY2", width: 640, height: 360, frameRate: 30), "the smallest mode that covers the inset at the rate")
+        let synthetic = FormatChooser.choose(for: Fixtures.side, width: 384, height: 216, frameRate: 30)
+        XCTAssertEqual(synthetic, CaptureMode(pixelFormat: nil, width: 384, height: 216, frameRate: 30), "captured at the size it is shown")
+    }
+
+    func testCanAddChecksSayWhyNot() {
+        var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.reasonCannotAdd(DeviceInput(device: Fixtures.front)), "input 'front' is already in the session")
+        let ghost = Connection(from: InputPort(inputID: "ghost", mediaType: .video), to: "movie")
+        XCTAssertEqual(configuration.reasonCannotAdd(ghost), "no input 'ghost' in the session")
+        let nowhere = Connection(from: DeviceInput(device: Fixtures.front).port, to: "preview")
+        XCTAssertEqual(configuration.reasonCannotAdd(nowhere), "no output 'preview' in the session (outputs: movie)")
+        configuration.inputs.append(DeviceInput(device: .toneMicrophone(id: "third", frequency: 300)))
+        let rotatedSound = Connection(from: InputPort(inputID: "third", mediaType: .audio), to: "movie", rotation: .clockwise90)
+        XCTAssertEqual(configuration.reasonCannotAdd(rotatedSound), "rotation and mirroring apply to video connections only")
+        configuration.inputs.append(DeviceInput(device: .testPatternCamera(id: "third-camera")))
+        let thirdCamera = Connection(from: InputPort(inputID: "third-camera", mediaType: .video), to: "movie")
+        XCTAssertEqual(configuration.reasonCannotAdd(thirdCamera), "the movie file already composes two cameras")
+        let impossible = DeviceInput(device: .testPatternCamera(id: "big"), activeFormat: VideoFormat(pixelFormat: "I420", width: 100_000, height: 100_000, frameRates: [30]))
+        XCTAssertTrue(configuration.reasonCannotAdd(impossible)?.contains("cannot deliver 100000x100000") == true)
+        let vivid = CaptureDevice(id: "vivid", name: "vivid", mediaType: .video, source: .v4l2(path: "/dev/video0"), formats: Fixtures.vividFormats)
+        let wrongRate = DeviceInput(device: vivid, activeFormat: Fixtures.vividFormats[3], activeFrameRate: 30)
+        XCTAssertTrue(configuration.reasonCannotAdd(wrongRate)?.contains("not 30 fps") == true)
+    }
+
+    func testPlanScalesInTheCompositorAndCapturesTheInsetSmall() throws {
+        let plan = try Fixtures.configuration(path: "/tmp/x.mkv").graphPlan()
+        XCTAssertFalse(plan.nodes.contains { $0.factory == "videoscale" }, "scaling happens in the compositor pads")
+        XCTAssertEqual(plan.cameraModes["side"].map { [$0.width, $0.height] }, [384, 216])
+        XCTAssertEqual(plan.cameraModes["front"].map { [$0.width, $0.height] }, [1280, 720])
+        let insetPad = try XCTUnwrap(plan.links.first { $0.toPad == plan.compositorPads["side"] })
+        XCTAssertEqual(insetPad.padProperties.first { $0.0 == "width" }?.1, .int(384))
+        let liveQueues = plan.nodes.filter { $0.factory == "queue" && $0.name.hasPrefix("cam") }
+        XCTAssertFalse(liveQueues.isEmpty)
+        XCTAssertTrue(liveQueues.allSatisfy { $0.properties.contains { $0.0 == "leaky" && $0.1 == .string("downstream") } })
+        XCTAssertEqual(plan.muxPads, ["video_0", "audio_0", "audio_1", "audio_2"], "picture, mix, each microphone")
+        XCTAssertFalse(plan.launchLine.contains("parse_launch"))
+    }
+
+    func testIsolatedTracksCaptureTheInsetWhole() throws {
+        var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
+        configuration.movieFile?.isolatedCameraTracks = true
+        let plan = try configuration.graphPlan()
+        XCTAssertEqual(plan.cameraModes["side"].map { [$0.width, $0.height] }, [1280, 720])
+        XCTAssertEqual(plan.muxPads, ["video_0", "audio_0", "audio_1", "audio_2", "video_1", "video_2"])
+    }
+
+    func testMirrorAndRotationMapToOneFlip() {
+        let port = InputPort(inputID: "a", mediaType: .video)
+        XCTAssertEqual(Connection(from: port, to: "m").videoDirection, "identity")
+        XCTAssertEqual(Connection(from: port, to: "m", mirrored: true).videoDirection, "horiz")
+        XCTAssertEqual(Connection(from: port, to: "m", rotation: .clockwise90).videoDirection, "90r")
+        XCTAssertEqual(Connection(from: port, to: "m", rotation: .upsideDown, mirrored: true).videoDirection, "vert")
+    }
+}

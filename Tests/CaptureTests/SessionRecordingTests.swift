@@ -1,0 +1,146 @@
+@testable import Capture
+import GStreamer
+import PipcamTestSupport
+import XCTest
+
+/// Sessions recording real files from synthetic devices, checked with ffprobe and decoded pixels.
+final class SessionRecordingTests: XCTestCase {
+    private func record(_ configuration: SessionConfiguration, seconds: Double, during: ((CaptureSession) async throws -> Void)? = nil) async throws -> RecordingSummary {
+        let session = try CaptureSession(configuration: configuration)
+        session.recordingLimit = .milliseconds(Int64(seconds * 1000))
+        try await session.startRunning()
+        try await during?(session)
+        let stopped = try await waitForEvent(session) { if case .stopped = $0 { return true }; return false }
+        guard case .stopped(let summary)? = stopped else { throw ProbeError("the session did not stop") }
+        return summary
+    }
+
+    func testMirroredMainCameraIsFlippedLeftToRight() async throws {
+        let file = try Paths.scratch("mirror") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: [])
+        configuration.connections[0].isVideoMirrored = true
+        _ = try await record(configuration, seconds: 1)
+        let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
+        // SMPTE bars run light gray … blue from left to right; mirrored, blue is on the left.
+        XCTAssertTrue(TestColors.isBlueBar(frame.pixel(60, 200)), "left: \(frame.pixel(60, 200))")
+        XCTAssertTrue(TestColors.isLightGray(frame.pixel(1220, 200)), "right: \(frame.pixel(1220, 200))")
+    }
+
+    func testUnmirroredBarsForComparison() async throws {
+        let file = try Paths.scratch("plain") + "/out.mkv"
+        _ = try await record(Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: []), seconds: 1)
+        let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
+        XCTAssertTrue(TestColors.isLightGray(frame.pixel(60, 200)), "left: \(frame.pixel(60, 200))")
+        XCTAssertTrue(TestColors.isBlueBar(frame.pixel(1220, 200)), "right: \(frame.pixel(1220, 200))")
+    }
+
+    func testQuarterTurnRotationTurnsBarsIntoStripes() async throws {
+        let file = try Paths.scratch("rotate") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: [])
+        configuration.connections[0].rotation = .clockwise90
+        let summary = try await record(configuration, seconds: 1)
+        XCTAssertEqual(summary.cameras.first?.mode, "720x1280 @ 30 fps", "captured upright for the turned picture")
+        let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
+        // Turned clockwise, the left bar (light gray) is on top and the blue bar at the bottom; the picture
+        // keeps its aspect, so it sits in the middle with black bars at the sides.
+        XCTAssertTrue(TestColors.isLightGray(frame.pixel(640, 30)), "top: \(frame.pixel(640, 30))")
+        XCTAssertTrue(TestColors.isBlueBar(frame.pixel(640, 690)), "bottom: \(frame.pixel(640, 690))")
+        XCTAssertEqual(frame.pixel(40, 360).r + frame.pixel(40, 360).g + frame.pixel(40, 360).b, 0, accuracy: 30, "pillarbox")
+    }
+
+    func testFailedCommitLeavesTheSessionRecording() async throws {
+        let file = try Paths.scratch("commit") + "/out.mkv"
+        let session = try CaptureSession(configuration: Fixtures.configuration(path: file))
+        try await session.startRunning()
+        let planBefore = try XCTUnwrap(session.runningPlan).structureKey
+
+        session.beginConfiguration()
+        try await session.update { configuration in
+            configuration.inputs[0].activeFormat = VideoFormat(pixelFormat: "I420", width: 100_000, height: 100_000, frameRates: [30])
+        }
+        do {
+            try await session.commitConfiguration()
+            XCTFail("an impossible format must not commit")
+        } catch let error as ConfigurationError {
+            XCTAssertTrue(error.description.contains("cannot deliver 100000x100000"), error.description)
+        }
+        XCTAssertEqual(session.state, .running)
+        XCTAssertEqual(session.runningPlan?.structureKey, planBefore, "the running graph is untouched")
+        XCTAssertNil(session.configuration.inputs[0].activeFormat, "the committed configuration is untouched")
+
+        // Still recording: frames keep arriving after the failed commit.
+        let before = session.liveStatus()?.frames.first?.count ?? 0
+        let deadline = Date().addingTimeInterval(10)
+        while (session.liveStatus()?.frames.first?.count ?? 0) < before + 30 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let summary = try await session.stopRunning()
+        XCTAssertGreaterThanOrEqual(summary.cameras.first?.frames ?? 0, before + 30)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        XCTAssertGreaterThan(try MediaProbe.videoFrameCount(path: file), 30)
+    }
+
+    func testSwappingCamerasWhileRecordingMovesTheInset() async throws {
+        let file = try Paths.scratch("swap") + "/out.mkv"
+        let session = try CaptureSession(configuration: Fixtures.configuration(path: file, microphones: []))
+        try await session.startRunning()
+        // Swap once the picture has reached 1.5 s, then record 1.5 s more.
+        while (session.liveStatus()?.elapsed ?? .zero) < .milliseconds(1500) { try await Task.sleep(for: .milliseconds(20)) }
+        let planBefore = try XCTUnwrap(session.runningPlan).structureKey
+        try await session.swapCameras()
+        XCTAssertEqual(session.runningPlan?.structureKey, planBefore, "a swap changes pads, not the graph")
+        while (session.liveStatus()?.elapsed ?? .zero) < .milliseconds(3000) { try await Task.sleep(for: .milliseconds(20)) }
+        try await session.stopRunning()
+
+        let before = try DecodedFrame(path: file, at: 0.8, width: 1280, height: 720)
+        let after = try DecodedFrame(path: file, at: 2.6, width: 1280, height: 720)
+        XCTAssertLessThan(before.fraction(x: 0, y: 100, width: 600, height: 300, where: TestColors.isInsetBlue), 0.05, "bars full frame before")
+        XCTAssertGreaterThan(after.fraction(x: 0, y: 100, width: 600, height: 300, where: TestColors.isInsetBlue), 0.8, "ball camera full frame after")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+    }
+
+    func testIsolatedTracksAndMixOnlyAudio() async throws {
+        let file = try Paths.scratch("isolated") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file)
+        configuration.movieFile?.isolatedCameraTracks = true
+        configuration.movieFile?.audioTracks = .mixed
+        _ = try await record(configuration, seconds: 2)
+        let probe = try MediaProbe(path: file)
+        XCTAssertEqual(probe.videoStreams.map { [$0.width ?? 0, $0.height ?? 0] }, [[1280, 720], [1280, 720], [1280, 720]])
+        XCTAssertEqual(probe.audioStreams.count, 1)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+    }
+
+    func testVideoDataOutputDeliversFramesWithTheirGeometry() async throws {
+        let file = try Paths.scratch("tap") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file, microphones: [])
+        let frames = FrameCollector()
+        configuration.videoDataOutputs.append(VideoDataOutput(id: "tap", pixelFormat: "RGBx") { sample in frames.add(sample) })
+        configuration.connections.append(Connection(from: configuration.inputs[0].port, to: "tap"))
+        _ = try await record(configuration, seconds: 1)
+        let first = try XCTUnwrap(frames.first)
+        let info = try XCTUnwrap(first.videoInfo)
+        XCTAssertEqual([info.width, info.height], [1280, 720])
+        XCTAssertEqual(info.format, "RGBx")
+        XCTAssertEqual(info.planes.first?.stride, 1280 * 4)
+        XCTAssertGreaterThan(frames.count, 20)
+    }
+
+    func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {
+        let folder = try Paths.scratch("broken")
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(folder)/garbage.mkv"))
+        let broken = CaptureDevice.fileCamera(id: "clip", path: "\(folder)/garbage.mkv")
+        let session = try CaptureSession(configuration: Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [Fixtures.front, broken], microphones: []))
+        try? await session.startRunning()
+        let event = try await waitForEvent(session) { if case .runtimeError = $0 { return true }; return false }
+        guard case .runtimeError(let deviceID, let reason)? = event else { return XCTFail("no runtime error reported") }
+        XCTAssertEqual(deviceID, "clip", reason)
+        XCTAssertFalse(reason.isEmpty)
+    }
+}
+
+final class FrameCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var samples: [Sample] = []
+    func add(_ sample: Sample) { lock.lock(); if samples.count < 100 { samples.append(sample) }; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return samples.count }
+    var first: Sample? { lock.lock(); defer { lock.unlock() }; return samples.first }
+}

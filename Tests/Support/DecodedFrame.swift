@@ -1,0 +1,71 @@
+import Foundation
+
+/// One decoded video frame as RGB, for checking what a recording shows.
+public struct DecodedFrame: Sendable {
+    public let width: Int
+    public let height: Int
+    public let rgb: [UInt8]
+
+    /// Decodes the frame at `seconds` of video stream `stream` with ffmpeg.
+    public init(path: String, at seconds: Double, stream: Int = 0, width: Int, height: Int) throws {
+        let result = try Command.run(["sh", "-c",
+            "ffmpeg -v error -ss \(seconds) -i '\(path)' -map 0:v:\(stream) -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0"])
+        guard let data = Data(base64Encoded: result.output.trimmingCharacters(in: .whitespacesAndNewlines)),
+              data.count == width * height * 3 else {
+            throw ProbeError("could not decode a \(width)x\(height) frame at \(seconds) s of \(path): \(result.error)")
+        }
+        self.width = width
+        self.height = height
+        rgb = [UInt8](data)
+    }
+
+    public func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        let offset = (y * width + x) * 3
+        return (Int(rgb[offset]), Int(rgb[offset + 1]), Int(rgb[offset + 2]))
+    }
+
+    /// The share of pixels in a rectangle for which `matches` holds, sampled on a grid.
+    public func fraction(x: Int, y: Int, width: Int, height: Int, where matches: ((r: Int, g: Int, b: Int)) -> Bool) -> Double {
+        var hits = 0, total = 0
+        for row in Swift.stride(from: y, to: y + height, by: 4) {
+            for column in Swift.stride(from: x, to: x + width, by: 4) {
+                total += 1
+                if matches(pixel(column, row)) { hits += 1 }
+            }
+        }
+        return total == 0 ? 0 : Double(hits) / Double(total)
+    }
+}
+
+/// Colours of the synthetic cameras.
+public enum TestColors {
+    /// The dark blue behind the second synthetic camera's ball.
+    public static func isInsetBlue(_ p: (r: Int, g: Int, b: Int)) -> Bool {
+        p.r < 70 && p.g < 70 && (90...170).contains(p.b)
+    }
+
+    /// The first SMPTE bar: 75 % white.
+    public static func isLightGray(_ p: (r: Int, g: Int, b: Int)) -> Bool {
+        (150...215).contains(p.r) && (150...215).contains(p.g) && (150...215).contains(p.b)
+    }
+
+    /// The seventh SMPTE bar: 75 % blue.
+    public static func isBlueBar(_ p: (r: Int, g: Int, b: Int)) -> Bool {
+        p.r < 50 && p.g < 50 && p.b > 150
+    }
+}
+
+/// The strongest frequency in one audio stream, from its zero crossings (enough for a pure tone).
+public enum ToneProbe {
+    public static func frequency(path: String, stream: Int, from seconds: Double = 1, length: Double = 1) throws -> Double {
+        let result = try Command.run(["sh", "-c",
+            "ffmpeg -v error -ss \(seconds) -t \(length) -i '\(path)' -map 0:a:\(stream) -ac 1 -ar 48000 -f s16le - | base64 -w0"])
+        guard let data = Data(base64Encoded: result.output.trimmingCharacters(in: .whitespacesAndNewlines)), data.count > 2000 else {
+            throw ProbeError("could not decode audio stream \(stream) of \(path): \(result.error)")
+        }
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        var crossings = 0
+        for index in 1..<samples.count where (samples[index - 1] < 0) != (samples[index] < 0) { crossings += 1 }
+        return Double(crossings) / 2 / (Double(samples.count) / 48000)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What ffprobe says about a recording.
+public struct MediaProbe: Sendable {
+    public struct Stream: Sendable {
+        public let index: Int
+        public let codecType: String
+        public let codecName: String
+        public let width: Int?
+        public let height: Int?
+        public let frameRate: String?
+        public let channels: Int?
+        public let sampleRate: Int?
+    }
+
+    public let streams: [Stream]
+    public let duration: Double?
+
+    public var videoStreams: [Stream] { streams.filter { $0.codecType == "video" } }
+    public var audioStreams: [Stream] { streams.filter { $0.codecType == "audio" } }
+
+    public init(path: String) throws {
+        let result = try Command.run(["ffprobe", "-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
+        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] else {
+            throw ProbeError("ffprobe could not read \(path): \(result.error)")
+        }
+        streams = (json["streams"] as? [[String: Any]] ?? []).map { stream in
+            Stream(index: stream["index"] as? Int ?? -1, codecType: stream["codec_type"] as? String ?? "",
+                   codecName: stream["codec_name"] as? String ?? "", width: stream["width"] as? Int, height: stream["height"] as? Int,
+                   frameRate: stream["r_frame_rate"] as? String, channels: stream["channels"] as? Int,
+                   sampleRate: (stream["sample_rate"] as? String).flatMap(Int.init))
+        }
+        duration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init)
+    }
+
+    /// Decodes every stream in full; returns what the decoder complained about (empty when clean).
+    public static func decodeErrors(path: String) throws -> String {
+        let result = try Command.run(["ffmpeg", "-v", "error", "-xerror", "-i", path, "-map", "0", "-f", "null", "-"])
+        return result.status == 0 ? result.error : "exit \(result.status): \(result.error)"
+    }
+
+    /// Number of decoded frames of the first video stream.
+    public static func videoFrameCount(path: String, stream: Int = 0) throws -> Int {
+        let result = try Command.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:\(stream)",
+                                      "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}
+
+public struct ProbeError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
