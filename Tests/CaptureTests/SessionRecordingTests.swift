@@ -21,16 +21,16 @@ final class SessionRecordingTests: XCTestCase {
         configuration.connections[0].isVideoMirrored = true
         _ = try await record(configuration, seconds: 1)
         let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
-        // SMPTE bars run light gray … blue from left to right; mirrored, blue is on the left.
+        // SMPTE bars run white … blue from left to right; mirrored, blue is on the left.
         XCTAssertTrue(TestColors.isBlueBar(frame.pixel(60, 200)), "left: \(frame.pixel(60, 200))")
-        XCTAssertTrue(TestColors.isLightGray(frame.pixel(1220, 200)), "right: \(frame.pixel(1220, 200))")
+        XCTAssertTrue(TestColors.isWhiteBar(frame.pixel(1220, 200)), "right: \(frame.pixel(1220, 200))")
     }
 
     func testUnmirroredBarsForComparison() async throws {
         let file = try Paths.scratch("plain") + "/out.mkv"
         _ = try await record(Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: []), seconds: 1)
         let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
-        XCTAssertTrue(TestColors.isLightGray(frame.pixel(60, 200)), "left: \(frame.pixel(60, 200))")
+        XCTAssertTrue(TestColors.isWhiteBar(frame.pixel(60, 200)), "left: \(frame.pixel(60, 200))")
         XCTAssertTrue(TestColors.isBlueBar(frame.pixel(1220, 200)), "right: \(frame.pixel(1220, 200))")
     }
 
@@ -41,9 +41,9 @@ final class SessionRecordingTests: XCTestCase {
         let summary = try await record(configuration, seconds: 1)
         XCTAssertEqual(summary.cameras.first?.mode, "720x1280 @ 30 fps", "captured upright for the turned picture")
         let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
-        // Turned clockwise, the left bar (light gray) is on top and the blue bar at the bottom; the picture
+        // Turned clockwise, the left bar (white) is on top and the blue bar at the bottom; the picture
         // keeps its aspect, so it sits in the middle with black bars at the sides.
-        XCTAssertTrue(TestColors.isLightGray(frame.pixel(640, 30)), "top: \(frame.pixel(640, 30))")
+        XCTAssertTrue(TestColors.isWhiteBar(frame.pixel(640, 30)), "top: \(frame.pixel(640, 30))")
         XCTAssertTrue(TestColors.isBlueBar(frame.pixel(640, 690)), "bottom: \(frame.pixel(640, 690))")
         XCTAssertEqual(frame.pixel(40, 360).r + frame.pixel(40, 360).g + frame.pixel(40, 360).b, 0, accuracy: 30, "pillarbox")
     }

@@ -44,12 +44,12 @@ public enum TestColors {
         p.r < 70 && p.g < 70 && (90...170).contains(p.b)
     }
 
-    /// The first SMPTE bar: 75 % white.
-    public static func isLightGray(_ p: (r: Int, g: Int, b: Int)) -> Bool {
-        (150...215).contains(p.r) && (150...215).contains(p.g) && (150...215).contains(p.b)
+    /// The first SMPTE bar: white.
+    public static func isWhiteBar(_ p: (r: Int, g: Int, b: Int)) -> Bool {
+        p.r > 200 && p.g > 200 && p.b > 200
     }
 
-    /// The seventh SMPTE bar: 75 % blue.
+    /// The seventh SMPTE bar: blue.
     public static func isBlueBar(_ p: (r: Int, g: Int, b: Int)) -> Bool {
         p.r < 50 && p.g < 50 && p.b > 150
     }

@@ -105,11 +105,22 @@ extension Fraction {
 }
 
 extension GraphPlan {
-    /// The plan with everything a running graph can change in place left out (connection switches,
-    /// flips, pad positions, mutes): two plans with the same key differ only in live settings.
+    /// Whether a running element takes a new value of this property without a rebuild: connection
+    /// switches, flips, and a camera's capture size (the source renegotiates, which is what lets a swap
+    /// enlarge the camera that was captured small for the inset), with the clock's font that follows it.
+    static func isLive(_ property: String, of node: Node) -> Bool {
+        switch (node.factory, property) {
+        case ("valve", "drop"), ("videoflip", "video-direction"), ("timeoverlay", "font-desc"): return true
+        case ("capsfilter", "caps"): return node.name.hasPrefix("cam") && !node.name.contains("-movie") && node.name.hasSuffix("-caps")
+        default: return false
+        }
+    }
+
+    /// The plan with everything a running graph can change in place left out (live properties, pad
+    /// positions, mutes): two plans with the same key differ only in live settings.
     var structureKey: String {
         let nodeText = nodes.map { node in
-            let kept = node.properties.filter { !(node.factory == "valve" && $0.0 == "drop") && !(node.factory == "videoflip" && $0.0 == "video-direction") }
+            let kept = node.properties.filter { !GraphPlan.isLive($0.0, of: node) }
             return node.factory + " " + node.name + " " + kept.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
         }
         let linkText = links.map { "\($0.from).\($0.fromPad ?? "")>\($0.to).\($0.toPad ?? "")" }

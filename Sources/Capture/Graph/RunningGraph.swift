@@ -4,7 +4,7 @@ import GStreamer
 /// A built pipeline together with its plan, and the live handles a session needs while it runs:
 /// frame counters, the recording limit, and the pads and elements that take changes without a rebuild.
 final class RunningGraph: @unchecked Sendable {
-    let plan: GraphPlan
+    private(set) var plan: GraphPlan
     let pipeline: Pipeline
     private(set) var captured: [String: FrameCounter] = [:]
     private(set) var delivered: [String: FrameCounter] = [:]
@@ -94,31 +94,22 @@ final class RunningGraph: @unchecked Sendable {
 
     // MARK: changes that need no rebuild
 
-    /// Applies layout, connection switches, flips and mutes of `configuration` to the running graph.
-    func applyLiveSettings(_ configuration: SessionConfiguration) throws {
-        let (width, height) = plan.outputSize
-        if let compositorName = plan.compositorName, let compositor = pipeline.element(named: compositorName),
-           let composed = configuration.composedCameras() {
-            let regions = configuration.layout.regions(width: width, height: height)
-            for (connection, region) in [(composed.main, regions.main)] + (composed.second.map { [($0, regions.second)] } ?? []) {
-                guard let padName = plan.compositorPads[connection.inputPorts[0].inputID] else { continue }
-                let pad = try compositor.staticPad(padName)
-                for (property, value) in GraphBuilder.padProperties(region) { try pad.set(property, value) }
+    /// Moves the running graph to `next`, a plan with the same structure: every live property and pad
+    /// property (compositor positions, mixer mutes) that differs is set on the running element.
+    func apply(_ next: GraphPlan) throws {
+        for node in next.nodes {
+            let old = plan.node(node.name)
+            for (property, value) in node.properties where GraphPlan.isLive(property, of: node) {
+                guard old?.properties.first(where: { $0.0 == property })?.1 != value,
+                      let element = pipeline.element(named: node.name) else { continue }
+                try element.set(property, value)
             }
         }
-        for connection in configuration.connections {
-            if let valve = plan.valves[connection.id].flatMap(pipeline.element(named:)) {
-                try valve.set("drop", !connection.isEnabled)
-            }
-            if let flip = plan.flips[connection.id].flatMap(pipeline.element(named:)) {
-                try flip.set("video-direction", connection.videoDirection)
-            }
+        for link in next.links where !link.padProperties.isEmpty {
+            guard let padName = link.toPad, let element = pipeline.element(named: link.to) else { continue }
+            let pad = try element.staticPad(padName)
+            for (property, value) in link.padProperties { try pad.set(property, value) }
         }
-        if let mixerName = plan.mixerName, let mixer = pipeline.element(named: mixerName) {
-            let builder = GraphBuilder(configuration)
-            for (inputID, padName) in plan.mixerPads {
-                try mixer.staticPad(padName).set("mute", builder.isMutedInMix(inputID))
-            }
-        }
+        plan = next
     }
 }

@@ -193,7 +193,7 @@ public final class CaptureSession: @unchecked Sendable {
             return
         }
         if plan.structureKey == running.plan.structureKey {
-            try running.applyLiveSettings(candidate)
+            try running.apply(plan)
             locked { committed = candidate }
             return
         }
