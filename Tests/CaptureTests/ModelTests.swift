@@ -27,6 +27,16 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(synthetic, CaptureMode(pixelFormat: nil, width: 384, height: 216, frameRate: 30), "captured at the size it is shown")
     }
 
+    func testTwoCamerasShareOneFluidFrameRate() throws {
+        let vivid = { (index: Int) in
+            CaptureDevice(id: "vivid\(index)", name: "vivid", mediaType: .video, source: .v4l2(path: "/dev/video\(index)"), formats: Fixtures.vividFormats)
+        }
+        let plan = try Fixtures.configuration(path: "/tmp/x.mkv", cameras: [vivid(0), vivid(1)], microphones: []).graphPlan()
+        XCTAssertEqual(plan.cameraModes["vivid0"], CaptureMode(pixelFormat: "YUY2", width: 640, height: 480, frameRate: 25))
+        XCTAssertEqual(plan.cameraModes["vivid1"], CaptureMode(pixelFormat: "YUY2", width: 640, height: 360, frameRate: 25))
+        XCTAssertEqual(plan.frameRate, 25, "the picture runs at the rate both cameras deliver")
+    }
+
     func testCanAddChecksSayWhyNot() {
         var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
         XCTAssertEqual(configuration.reasonCannotAdd(DeviceInput(device: Fixtures.front)), "input 'front' is already in the session")

@@ -97,6 +97,22 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
     }
 
+    func testAudioFollowsTheMainCameraAcrossASwap() async throws {
+        let file = try Paths.scratch("follow") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file)
+        configuration.movieFile?.audioTracks = .followMainCamera
+        let session = try CaptureSession(configuration: configuration)
+        try await session.startRunning()
+        while (session.liveStatus()?.elapsed ?? .zero) < .milliseconds(2000) { try await Task.sleep(for: .milliseconds(20)) }
+        try await session.swapCameras()
+        while (session.liveStatus()?.elapsed ?? .zero) < .milliseconds(4000) { try await Task.sleep(for: .milliseconds(20)) }
+        try await session.stopRunning()
+        XCTAssertEqual(try MediaProbe(path: file).audioStreams.count, 1, "one track that follows the picture")
+        // First microphone goes with the first camera, second with the second.
+        XCTAssertEqual(try ToneProbe.frequency(path: file, stream: 0, from: 0.7, length: 1), 440, accuracy: 20)
+        XCTAssertEqual(try ToneProbe.frequency(path: file, stream: 0, from: 2.7, length: 1), 880, accuracy: 20)
+    }
+
     func testIsolatedTracksAndMixOnlyAudio() async throws {
         let file = try Paths.scratch("isolated") + "/out.mkv"
         var configuration = Fixtures.configuration(path: file)

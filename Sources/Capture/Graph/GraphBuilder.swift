@@ -39,21 +39,20 @@ struct GraphBuilder {
 
     private mutating func build() throws {
         let (width, height) = configuration.preset.outputSize
-        let rate = configuration.effectiveFrameRate
-        plan.outputSize = (width, height)
-        plan.frameRate = rate
-
         var muxVideo: [String] = [], muxAudio: [String] = [], muxIsolated: [String] = []
         let composed = configuration.composedCameras()
         let regions = configuration.layout.regions(width: width, height: height)
+        let (modes, rate) = chooseModes(composed: composed, regions: regions)
+        plan.outputSize = (width, height)
+        plan.frameRate = rate
 
         // Cameras.
         for (index, input) in configuration.inputs.enumerated() where input.device.isCamera {
             let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
             guard !connections.isEmpty else { continue }
             let prefix = "cam\(index)"
-            let isolated = configuration.movieFile?.isolatedCameraTracks == true && connections.contains { $0.outputID == configuration.movieFile?.id }
-            let mode = captureMode(for: input, connections: connections, composed: composed, regions: regions, isolated: isolated)
+            let isolated = isIsolated(connections)
+            let mode = modes[input.id]!
             plan.cameraModes[input.id] = mode
             let captured = addCameraSource(input, mode: mode, prefix: prefix)
             var consumers = connections.count + (isolated ? 1 : 0)
@@ -189,11 +188,34 @@ struct GraphBuilder {
 
     // MARK: pieces
 
+    private func isIsolated(_ connections: [Connection]) -> Bool {
+        configuration.movieFile?.isolatedCameraTracks == true && connections.contains { $0.outputID == configuration.movieFile?.id }
+    }
+
+    /// Modes for every connected camera, at one rate: cameras composed into one picture share a frame
+    /// rate, as in a multi-camera session; it is the highest all of them reach, up to the configured rate.
+    private func chooseModes(composed: (main: Connection, second: Connection?)?, regions: (main: Region, second: Region)) -> (modes: [String: CaptureMode], rate: Double) {
+        let cameras = configuration.inputs.filter(\.device.isCamera).compactMap { input -> (DeviceInput, [Connection])? in
+            let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
+            return connections.isEmpty ? nil : (input, connections)
+        }
+        func modes(at rate: Double) -> [String: CaptureMode] {
+            Dictionary(uniqueKeysWithValues: cameras.map { input, connections in
+                (input.id, captureMode(for: input, connections: connections, composed: composed, regions: regions,
+                                       isolated: isIsolated(connections), rate: rate))
+            })
+        }
+        let target = configuration.effectiveFrameRate
+        let first = modes(at: target)
+        let common = min(target, first.values.map(\.frameRate).min() ?? target)
+        return common < target - 0.01 ? (modes(at: common), common) : (first, target)
+    }
+
     /// The size each camera must deliver: where it is shown, or the whole picture for an isolated track
     /// or a data output; an explicit active format always wins.
     private func captureMode(for input: DeviceInput, connections: [Connection], composed: (main: Connection, second: Connection?)?,
-                             regions: (main: Region, second: Region), isolated: Bool) -> CaptureMode {
-        let rate = input.activeFrameRate ?? configuration.effectiveFrameRate
+                             regions: (main: Region, second: Region), isolated: Bool, rate target: Double) -> CaptureMode {
+        let rate = input.activeFrameRate ?? target
         if let format = input.activeFormat {
             return CaptureMode(pixelFormat: input.device.formats.isEmpty ? nil : format.pixelFormat,
                                width: format.width, height: format.height, frameRate: input.activeFrameRate ?? format.maxFrameRate)
