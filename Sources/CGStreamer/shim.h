@@ -30,6 +30,7 @@ static inline gboolean pc_is_app_sink(gpointer p) { return GST_IS_APP_SINK(p); }
 static inline gboolean pc_is_app_src(gpointer p) { return GST_IS_APP_SRC(p); }
 static inline const gchar *pc_object_type_name(gpointer p) { return G_OBJECT_TYPE_NAME(p); }
 static inline GObjectClass *pc_object_get_class(gpointer p) { return G_OBJECT_GET_CLASS(p); }
+static inline GstElementClass *pc_element_get_class(gpointer p) { return GST_ELEMENT_GET_CLASS(p); }
 static inline guint pc_object_ref_count(gpointer p) { return G_OBJECT(p)->ref_count; }
 
 // MARK: fundamental GTypes (macros in GLib)
@@ -59,6 +60,24 @@ static inline GType pc_type_fraction_range(void) { return GST_TYPE_FRACTION_RANG
 static inline GType pc_type_double_range(void) { return GST_TYPE_DOUBLE_RANGE; }
 static inline GType pc_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
 static inline GType pc_param_spec_value_type(GParamSpec *p) { return G_PARAM_SPEC_VALUE_TYPE(p); }
+
+// GValueArray is deprecated in GLib but still what `level` and other elements put in their messages.
+static inline GType pc_type_value_array(void) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    return G_TYPE_VALUE_ARRAY;
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+static inline guint pc_value_array_size(const GValue *v) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GValueArray *array = (GValueArray *)g_value_get_boxed(v);
+    return array ? array->n_values : 0;
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+static inline const GValue *pc_value_array_nth(const GValue *v, guint i) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    return g_value_array_get_nth((GValueArray *)g_value_get_boxed(v), i);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
 
 // MARK: mini objects (refcounted, not GObjects)
 

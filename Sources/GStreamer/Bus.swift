@@ -27,6 +27,16 @@ public final class Bus: @unchecked Sendable {
         let id = pump.add(handler) {}
         return BusSubscription { [weak pump] in pump?.remove(id) }
     }
+
+    /// Posts an application message from any thread; subscribers get it in order with everything else.
+    /// Returns false when the bus is flushing (its pipeline is stopped) and the message was dropped.
+    @discardableResult
+    public func post(applicationMessage name: String, fields: KeyValuePairs<String, any PropertyValueConvertible> = [:]) throws -> Bool {
+        guard let structure = Structure.make(name, fields: fields.map { ($0.key, $0.value.propertyValue) }) else {
+            throw GStreamerError.invalidStructureName(name)
+        }
+        return pump.post(gst_message_new_application(nil, structure))
+    }
 }
 
 /// Ends a closure subscription when cancelled or released.
@@ -72,9 +82,11 @@ final class BusPump: @unchecked Sendable {
         subscribers[nextID] = Subscriber(deliver: deliver, stop: onStop)
         if !started && !stopped {
             started = true
-            let thread = Thread { [self] in run() }
-            thread.name = "gst-bus"
-            thread.start()
+            // Named from inside: on Linux a name given before start() never reaches the system thread.
+            Thread { [self] in
+                Thread.current.name = "gst-bus"
+                run()
+            }.start()
         }
         return nextID
     }
@@ -83,6 +95,10 @@ final class BusPump: @unchecked Sendable {
         lock.lock()
         subscribers[id] = nil
         lock.unlock()
+    }
+
+    func post(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        gst_bus_post(bus, message) != 0
     }
 
     /// Wakes the reader with a private message so it can exit; the thread keeps the pump alive until then.
@@ -94,7 +110,16 @@ final class BusPump: @unchecked Sendable {
         subscribers = [:]
         lock.unlock()
         remaining.forEach { $0.stop() }
-        if wasStarted { gst_bus_post(bus, pc_message_new_wake(nil)) }
+        if wasStarted { wakeReader() }
+    }
+
+    /// A pipeline set to NULL (or a stopped device monitor) flushes its bus, which drops whatever is
+    /// posted, this wake-up too: the reader would then wait forever, holding its thread and the bus.
+    private func wakeReader() {
+        if gst_bus_post(bus, pc_message_new_wake(nil)) == 0 {
+            gst_bus_set_flushing(bus, 0)
+            gst_bus_post(bus, pc_message_new_wake(nil))
+        }
     }
 
     private func run() {

@@ -66,23 +66,42 @@ public struct CapsBuilder {
     }
 
     public func build() throws -> Caps {
+        guard let structure = Structure.make(mediaType, fields: fields) else {
+            throw GStreamerError.invalidCaps(([mediaType] + fields.map { "\($0.0)=\($0.1)" }).joined(separator: ", "))
+        }
+        let caps = gst_caps_new_empty()!
+        gst_caps_append_structure(caps, structure)
+        return Caps(adopting: caps)
+    }
+}
+
+extension Structure {
+    /// GStreamer's rule for structure names (media types, message names): an ASCII letter, then ASCII
+    /// letters, digits or "/-_.:+". Checked here because GStreamer asserts on a bad name (a GLib critical).
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.dropFirst().allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/-_.:+".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// A new GstStructure, owned by the caller, with typed fields; nil if the name is invalid.
+    static func make(_ name: String, fields: [(String, PropertyValue)]) -> UnsafeMutablePointer<GstStructure>? {
         Gst.ensureInitialized()
-        guard let structure = gst_structure_new_empty(mediaType) else { throw GStreamerError.invalidCaps(mediaType) }
+        guard isValidName(name), let structure = gst_structure_new_empty(name) else { return nil }
         for (field, value) in fields {
             var gvalue = GValue()
-            g_value_init(&gvalue, Self.gtype(of: value))
+            g_value_init(&gvalue, gtype(of: value))
             do {
                 try GValueBridge.store(value, into: &gvalue, spec: nil)
             } catch {
                 g_value_unset(&gvalue)
                 gst_structure_free(structure)
-                throw GStreamerError.invalidCaps("\(mediaType), \(field)=\(value)")
+                return nil
             }
             gst_structure_take_value(structure, field, &gvalue)
         }
-        let caps = gst_caps_new_empty()!
-        gst_caps_append_structure(caps, structure)
-        return Caps(adopting: caps)
+        return structure
     }
 
     private static func gtype(of value: PropertyValue) -> GType {
@@ -143,6 +162,9 @@ public struct Structure: Sendable, CustomStringConvertible {
             return .list((0..<count).map { index in
                 field(isList ? gst_value_list_get_value(gvalue, index) : gst_value_array_get_value(gvalue, index))
             })
+        }
+        if type == pc_type_value_array() {
+            return .list((0..<pc_value_array_size(gvalue)).map { field(pc_value_array_nth(gvalue, $0)) })
         }
         if type == pc_type_int_range() {
             let low = Int(gst_value_get_int_range_min(gvalue)), high = Int(gst_value_get_int_range_max(gvalue))

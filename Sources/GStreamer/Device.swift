@@ -47,7 +47,8 @@ public final class DeviceMonitor: Object, @unchecked Sendable {
         Gst.ensureInitialized()
         let made = gst_device_monitor_new()!
         bus = Bus(adopting: gst_device_monitor_get_bus(made))
-        super.init(made, .sinkFloating)
+        // gst_device_monitor_new returns a reference that is already ours (not floating).
+        super.init(made, .adopt)
         for deviceClass in classes { gst_device_monitor_add_filter(made, deviceClass, nil) }
     }
 

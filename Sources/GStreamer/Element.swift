@@ -78,15 +78,16 @@ public class Element: Object, @unchecked Sendable {
     // MARK: linking
 
     /// Links this element to the next, letting GStreamer pick compatible pads unless named.
+    /// Elements in different pipelines are refused before GStreamer is asked, which would print a warning.
     public func link(_ next: Element, sourcePad: String? = nil, sinkPad: String? = nil) throws {
-        guard gst_element_link_pads(element, sourcePad, next.element, sinkPad) == 0 else { return }
-        throw linkError(to: next, sourcePad: sourcePad, sinkPad: sinkPad, filter: nil)
+        let linked = topLevelBin == next.topLevelBin && gst_element_link_pads(element, sourcePad, next.element, sinkPad) != 0
+        if !linked { throw linkError(to: next, sourcePad: sourcePad, sinkPad: sinkPad, filter: nil) }
     }
 
     /// Links through a caps filter: only formats in `caps` may flow.
     public func link(_ next: Element, filter caps: Caps) throws {
-        guard gst_element_link_filtered(element, next.element, caps.raw) == 0 else { return }
-        throw linkError(to: next, sourcePad: nil, sinkPad: nil, filter: caps)
+        let linked = topLevelBin == next.topLevelBin && gst_element_link_filtered(element, next.element, caps.raw) != 0
+        if !linked { throw linkError(to: next, sourcePad: nil, sinkPad: nil, filter: caps) }
     }
 
     /// Works out which pads were involved and why a link failed, since GStreamer only says "no".
@@ -95,14 +96,13 @@ public class Element: Object, @unchecked Sendable {
         let sink = sinkPad.flatMap { try? next.staticPad($0) } ?? next.pads.first { $0.direction == .sink && !$0.isLinked }
         let sourceName = sourcePad ?? source?.name ?? "src"
         let sinkName = sinkPad ?? sink?.name ?? "sink"
-        var parentsDiffer: Bool {
-            let mine = gst_object_get_parent(raw), theirs = gst_object_get_parent(next.raw)
-            defer { mine.map { gst_object_unref($0) }; theirs.map { gst_object_unref($0) } }
-            return mine != theirs || mine == nil
-        }
         let reason: String
-        if parentsDiffer {
+        if topLevelBin != next.topLevelBin {
             reason = "the elements are not in the same bin"
+        } else if let sourcePad, !hasPad(named: sourcePad) {
+            reason = "'\(name)' has no pad '\(sourcePad)'"
+        } else if let sinkPad, !next.hasPad(named: sinkPad) {
+            reason = "'\(next.name)' has no pad '\(sinkPad)'"
         } else if source == nil {
             reason = "'\(name)' has no free source pad"
         } else if sink == nil && !next.hasRequestSinkTemplate {
@@ -118,6 +118,30 @@ public class Element: Object, @unchecked Sendable {
             reason = "no compatible pads"
         }
         return .linkFailed(source: name, sourcePad: sourceName, sink: next.name, sinkPad: sinkName, reason: reason)
+    }
+
+    /// The outermost bin holding this element, nil if it has none. Elements link across nested bins
+    /// (GStreamer adds ghost pads) as long as they share it, and elements in no bin link freely.
+    /// Only its identity is used: the child chain keeps it alive meanwhile.
+    private var topLevelBin: UnsafeMutablePointer<GstObject>? {
+        var top: UnsafeMutablePointer<GstObject>?
+        var parent = gst_object_get_parent(raw)
+        while let current = parent {
+            top.map { gst_object_unref($0) }
+            top = current
+            parent = gst_object_get_parent(current)
+        }
+        top.map { gst_object_unref($0) }
+        return top
+    }
+
+    /// Whether `padName` is an existing pad or one of the element's templates, such as "sink_%u".
+    private func hasPad(named padName: String) -> Bool {
+        if let pad = gst_element_get_static_pad(element, padName) {
+            gst_object_unref(pad)
+            return true
+        }
+        return gst_element_class_get_pad_template(pc_element_get_class(element), padName) != nil
     }
 
     private var hasRequestSinkTemplate: Bool {
@@ -219,9 +243,10 @@ private final class PadAddedBox {
 enum Blocking {
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try body() }) }
-            thread.name = "gst-wait"
-            thread.start()
+            Thread {
+                Thread.current.name = "gst-wait"
+                continuation.resume(with: Result { try body() })
+            }.start()
         }
     }
 }

@@ -6,9 +6,11 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
     case elementCreationFailed(factory: String)
     case unknownProperty(object: String, property: String)
     case readOnlyProperty(object: String, property: String)
+    case writeOnlyProperty(object: String, property: String)
     case wrongPropertyType(object: String, property: String, expected: String, given: String)
     case invalidPropertyValue(object: String, property: String, expected: String, value: String)
     case invalidCaps(String)
+    case invalidStructureName(String)
     case addFailed(element: String, bin: String)
     case linkFailed(source: String, sourcePad: String, sink: String, sinkPad: String, reason: String)
     case noSuchPad(element: String, pad: String)
@@ -29,12 +31,16 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
             return "'\(object)' has no property '\(property)'"
         case .readOnlyProperty(let object, let property):
             return "property '\(property)' of '\(object)' is read-only"
+        case .writeOnlyProperty(let object, let property):
+            return "property '\(property)' of '\(object)' is write-only"
         case .wrongPropertyType(let object, let property, let expected, let given):
             return "property '\(property)' of '\(object)' expects \(expected), not \(given)"
         case .invalidPropertyValue(let object, let property, let expected, let value):
             return "property '\(property)' of '\(object)' expects \(expected); '\(value)' is not valid"
         case .invalidCaps(let text):
             return "invalid caps '\(text)'"
+        case .invalidStructureName(let name):
+            return "'\(name)' is not a valid structure name (a letter, then letters, digits or /-_.:+)"
         case .addFailed(let element, let bin):
             return "cannot add '\(element)' to '\(bin)' (the name is taken or it already has a parent)"
         case .linkFailed(let source, let sourcePad, let sink, let sinkPad, let reason):

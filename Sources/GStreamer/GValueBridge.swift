@@ -134,10 +134,27 @@ enum GValueBridge {
                 return .int(Int64(number))
             }
             return .string(String(cString: entry.pointee.value_nick))
-        case pc_type_flags(): return .uint(UInt64(g_value_get_flags(gvalue)))
+        case pc_type_flags(): return .string(flagNicks(g_value_get_flags(gvalue), type: type))
         default:
             return .string(takeString(gst_value_serialize(gvalue)) ?? "")
         }
+    }
+
+    /// Flags as their nicks joined by "+" ("fastdecode+zerolatency"), the form `set` accepts back;
+    /// GStreamer's own serialization uses the long names ("Fast decode+Zero latency").
+    private static func flagNicks(_ value: guint, type: GType) -> String {
+        guard let flagsClass = g_type_class_ref(type) else { return String(value) }
+        defer { g_type_class_unref(flagsClass) }
+        let flags = flagsClass.assumingMemoryBound(to: GFlagsClass.self)
+        if value == 0 { return g_flags_get_first_value(flags, 0).map { String(cString: $0.pointee.value_nick) } ?? "0" }
+        var nicks: [String] = []
+        var remaining = value
+        while remaining != 0, let flag = g_flags_get_first_value(flags, remaining), flag.pointee.value != 0 {
+            nicks.append(String(cString: flag.pointee.value_nick))
+            remaining &= ~flag.pointee.value
+        }
+        // Bits without a name have no nick: the number says it all.
+        return remaining == 0 ? nicks.joined(separator: "+") : String(value)
     }
 
     private static func signedInteger(_ value: PropertyValue) -> Int64? {

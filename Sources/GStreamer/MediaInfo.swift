@@ -16,8 +16,9 @@ public struct VideoInfo: Sendable, Equatable {
     /// Bytes in one frame.
     public let size: Int
 
+    /// Nil unless `caps` are fixed raw video (GStreamer asserts on caps that are not fixed).
     public init?(caps: Caps) {
-        guard let info = gst_video_info_new() else { return nil }
+        guard caps.isFixed, let info = gst_video_info_new() else { return nil }
         defer { gst_video_info_free(info) }
         guard gst_video_info_from_caps(info, caps.raw) != 0 else { return nil }
         self.init(info)
@@ -43,8 +44,9 @@ public struct AudioInfo: Sendable, Equatable {
     /// Bytes per frame (one sample for every channel).
     public let bytesPerFrame: Int
 
+    /// Nil unless `caps` are fixed raw audio (GStreamer asserts on caps that are not fixed).
     public init?(caps: Caps) {
-        guard let info = gst_audio_info_new() else { return nil }
+        guard caps.isFixed, let info = gst_audio_info_new() else { return nil }
         defer { gst_audio_info_free(info) }
         guard gst_audio_info_from_caps(info, caps.raw) != 0 else { return nil }
         format = info.pointee.finfo.map { String(cString: $0.pointee.name) } ?? "unknown"

@@ -96,7 +96,9 @@ public class Object: @unchecked Sendable, CustomStringConvertible {
         describing value: () -> PropertyValue
     ) throws {
         let spec = try paramSpec(property)
-        guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else {
+        // GLib only warns and ignores the value when a construct-only property is set afterwards.
+        let flags = spec.pointee.flags.rawValue
+        guard flags & G_PARAM_WRITABLE.rawValue != 0, flags & G_PARAM_CONSTRUCT_ONLY.rawValue == 0 else {
             throw GStreamerError.readOnlyProperty(object: errorName, property: property)
         }
         var gvalue = GValue()
@@ -117,6 +119,10 @@ public class Object: @unchecked Sendable, CustomStringConvertible {
     /// Reads a property.
     public func property(_ property: String) throws -> PropertyValue {
         let spec = try paramSpec(property)
+        // GLib would only warn and hand back the type's default value.
+        guard spec.pointee.flags.rawValue & G_PARAM_READABLE.rawValue != 0 else {
+            throw GStreamerError.writeOnlyProperty(object: errorName, property: property)
+        }
         var gvalue = GValue()
         g_value_init(&gvalue, pc_param_spec_value_type(spec))
         defer { g_value_unset(&gvalue) }

@@ -4,7 +4,7 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
     case int(Int64)
     case uint(UInt64)
     case double(Double)
-    /// Strings, and enum nicks or flag names when read back.
+    /// Strings, and enum nicks or flag nicks ("fastdecode+zerolatency") when read back.
     case string(String)
     case caps(Caps)
     case fraction(Int32, Int32)
