@@ -114,7 +114,10 @@ struct GraphBuilder {
         if let compositor = plan.compositorName, let movie = configuration.movieFile {
             let caps = plan.add("picture-caps", "capsfilter", [("caps", .string(
                 "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])
-            let queue = plan.add("picture-queue", "queue", Self.leakyQueue(buffers: 3))
+            // Not leaky: a composed frame lost here would be a stutter in the file. When the encoder falls
+            // behind, this queue fills, the compositor waits, and the cameras' leaky queues drop instead,
+            // where it is counted.
+            let queue = plan.add("picture-queue", "queue", [("max-size-buffers", .uint(0)), ("max-size-bytes", .uint(0)), ("max-size-time", .uint(1_000_000_000))])
             let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate)
             plan.chain([compositor, caps, queue, encoded.first])
             muxVideo.append(encoded.last)
