@@ -23,14 +23,18 @@ public final class Pipeline: Bin, @unchecked Sendable {
     ///
     /// `endStreams` replaces the usual EOS event to the sources, e.g. when a failed source can no longer
     /// send one and EOS must be pushed in downstream of it.
-    public func finish(timeout: Duration = .seconds(10), endStreams: (() -> Void)? = nil) async throws {
+    ///
+    /// With `toleratingErrors`, only EOS (or the timeout) ends the wait: after one branch has failed, its
+    /// follow-up errors must not cut short the draining of the others.
+    public func finish(timeout: Duration = .seconds(10), toleratingErrors: Bool = false, endStreams: (() -> Void)? = nil) async throws {
         let messages = bus.messages()
         defer { _ = try? setState(.null) }
         guard currentState == .playing || currentState == .paused else { return }
         if let endStreams { endStreams() } else { sendEndOfStream() }
         let outcome = try await messages.first(timeout: timeout) { message in
             switch message.kind {
-            case .eos, .error: return true
+            case .eos: return true
+            case .error: return !toleratingErrors
             default: return false
             }
         }
@@ -38,6 +42,15 @@ public final class Pipeline: Bin, @unchecked Sendable {
             throw GStreamerError.pipelineError(source: outcome?.sourcePath ?? name, message: text, debug: debug)
         }
         if outcome == nil { throw GStreamerError.timeout("waiting for end of stream on '\(name)'") }
+    }
+
+    /// Runs the pipeline on the system's monotonic clock instead of one a source offers. Every sound card
+    /// has its own crystal; with the system clock as the master, cameras and all microphones are held to
+    /// one time base and each sound card is resampled to it, whichever of them drifts.
+    public func useSystemClock() {
+        let clock = gst_system_clock_obtain()
+        gst_pipeline_use_clock(pipeline, clock)
+        if let clock { gst_object_unref(clock) }
     }
 
     /// Time since the pipeline started playing, on its clock.

@@ -24,6 +24,9 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: "picture-in-picture, side-by-side or top-bottom.")
     var layout: Layout.Kind?
 
+    @Option(name: .long, help: "low, medium, high, hd720, hd1080 or photo (picture size, rate, bitrate).")
+    var preset: SessionPreset?
+
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
     var force = false
 
@@ -56,6 +59,7 @@ struct Record: AsyncParsableCommand {
             configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: path)
         }
         if let layout { configuration.layout.kind = layout }
+        if let preset { configuration.preset = preset }
         let session = try CaptureSession(configuration: configuration)
         if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
 
@@ -77,6 +81,8 @@ struct Record: AsyncParsableCommand {
         for await event in session.events {
             switch event {
             case .runtimeError(let deviceID, let reason):
+                // The first error says what happened; the ones that follow are its consequences.
+                guard failure == nil else { continue }
                 failure = (deviceID.map { "\($0): " } ?? "") + reason
                 FileHandle.standardError.write(Data("\nerror: \(failure!); finishing the file\n".utf8))
             case .interrupted(let deviceID):
@@ -140,3 +146,4 @@ final class SignalStopper: @unchecked Sendable {
 }
 
 extension Layout.Kind: ExpressibleByArgument {}
+extension SessionPreset: ExpressibleByArgument {}

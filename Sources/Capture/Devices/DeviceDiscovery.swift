@@ -4,12 +4,24 @@ import GStreamer
 /// Finds the cameras and microphones attached to this machine through GStreamer's device monitor and
 /// turns them into `CaptureDevice`s with stable ids, positions and formats.
 public enum DeviceDiscovery {
-    /// Every camera and microphone present now, cameras first, each list in the monitor's order.
+    /// Every camera and microphone present now, cameras first, each in the system's order (video0 before
+    /// video1, card 0 before card 1), so "the first two cameras" means the same thing every time.
     public static func devices() -> [CaptureDevice] {
         let monitor = DeviceMonitor(classes: ["Video/Source", "Audio/Source"])
-        let found = monitor.devices.compactMap(captureDevice)
+        let found = monitor.devices.compactMap(captureDevice).sorted { systemOrder($0).lexicographicallyPrecedes(systemOrder($1)) }
         let cameras = found.filter(\.isCamera), microphones = found.filter { !$0.isCamera }
         return uniqueIDs(cameras) + uniqueIDs(microphones)
+    }
+
+    /// The numbers in a device's node name: /dev/video10 → [10], hw:1,0 → [1, 0].
+    private static func systemOrder(_ device: CaptureDevice) -> [Int] {
+        let node: String
+        switch device.source {
+        case .v4l2(let path): node = path
+        case .alsa(let name): node = name
+        default: node = device.id
+        }
+        return node.split { !$0.isNumber }.compactMap { Int($0) }
     }
 
     /// Converts one monitor entry, or nil for devices pipcam cannot drive (e.g. output-only).

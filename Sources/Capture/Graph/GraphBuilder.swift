@@ -114,10 +114,11 @@ struct GraphBuilder {
         if let compositor = plan.compositorName, let movie = configuration.movieFile {
             let caps = plan.add("picture-caps", "capsfilter", [("caps", .string(
                 "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])
-            // Not leaky: a composed frame lost here would be a stutter in the file. When the encoder falls
-            // behind, this queue fills, the compositor waits, and the cameras' leaky queues drop instead,
-            // where it is counted.
-            let queue = plan.add("picture-queue", "queue", [("max-size-buffers", .uint(0)), ("max-size-bytes", .uint(0)), ("max-size-time", .uint(1_000_000_000))])
+            // A second of pictures absorbs the encoder's start and its bursts. A machine that cannot encode
+            // in real time drops composed pictures here (counted, and shown in the status line) rather than
+            // letting the recording fall ever further behind the cameras and microphones.
+            let queue = plan.add("picture-queue", "queue", Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
+            plan.pictureQueue = queue
             let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate)
             plan.chain([compositor, caps, queue, encoded.first])
             muxVideo.append(encoded.last)

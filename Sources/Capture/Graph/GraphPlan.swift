@@ -46,6 +46,8 @@ public struct GraphPlan: Sendable {
     public var muxPads: [String] = []
     public var muxName: String?
     public var compositorName: String?
+    /// The queue before the picture's encoder, where pictures are dropped when encoding falls behind.
+    public var pictureQueue: String?
     public var mixerName: String?
     public var outputSize: (width: Int, height: Int) = (0, 0)
     public var frameRate: Double = 0

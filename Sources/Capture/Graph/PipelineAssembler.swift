@@ -5,6 +5,7 @@ import GStreamer
 enum PipelineAssembler {
     static func assemble(_ plan: GraphPlan, name: String = "pipcam") throws -> Pipeline {
         let pipeline = try Pipeline(name: name)
+        pipeline.useSystemClock()
         var elements: [String: Element] = [:]
         for node in plan.nodes {
             let element = try Element.make(node.factory, name: node.name)

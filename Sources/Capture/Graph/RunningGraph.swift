@@ -10,6 +10,8 @@ final class RunningGraph: @unchecked Sendable {
     private(set) var delivered: [String: FrameCounter] = [:]
     /// Timestamps of the composed picture as it enters the file.
     let written = FrameCounter()
+    /// Composed pictures before and after the queue that drops them when encoding falls behind.
+    let composed = FrameCounter(), encoded = FrameCounter()
     private var subscriptions: [AppSinkSubscription] = []
 
     init(plan: GraphPlan, configuration: SessionConfiguration) throws {
@@ -30,6 +32,10 @@ final class RunningGraph: @unchecked Sendable {
                 }
                 delivered[tap.inputID] = deliveredCounter
             }
+        }
+        if let name = plan.pictureQueue, let queue = pipeline.element(named: name) {
+            try queue.staticPad("sink").addBufferProbe { [composed] time in composed.bump(time); return .pass }
+            try queue.staticPad("src").addBufferProbe { [encoded] time in encoded.bump(time); return .pass }
         }
         for output in configuration.videoDataOutputs {
             if let name = plan.appSinks[output.id], let sink = pipeline.element(named: name) as? AppSink {
@@ -74,6 +80,9 @@ final class RunningGraph: @unchecked Sendable {
         }
     }
 
+    /// Pictures dropped before encoding so far (a few may still be in the queue while running).
+    var droppedPictures: Int { max(0, composed.value - encoded.value) }
+
     /// The input whose branch an element belongs to, from the element's name ("cam1-src" → second input).
     func inputID(forElementPath path: String?, configuration: SessionConfiguration) -> String? {
         guard let path, let name = path.split(separator: "/").last?.split(separator: ":").last else { return nil }
@@ -84,7 +93,8 @@ final class RunningGraph: @unchecked Sendable {
         return nil
     }
 
-    /// Ends every source branch from the outside, for when a source has failed and cannot send EOS itself.
+    /// Ends every source branch from just downstream of the source, which works whatever state the
+    /// source is in (failed, or blocked waiting for a device).
     func endAllSourcesFromDownstream() {
         for node in plan.nodes where node.name.hasSuffix("-src") {
             guard let source = pipeline.element(named: node.name), let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }

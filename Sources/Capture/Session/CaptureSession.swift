@@ -279,7 +279,7 @@ public final class CaptureSession: @unchecked Sendable {
             return task
         }
         guard let task else {
-            return RecordingSummary(path: nil, duration: .zero, cameras: [], fileSize: nil)
+            return RecordingSummary(path: nil, duration: .zero, cameras: [], droppedPictures: 0, fileSize: nil)
         }
         return try await task.value
     }
@@ -288,11 +288,9 @@ public final class CaptureSession: @unchecked Sendable {
         let configuration = locked { committed }
         var failure: (any Error)?
         do {
-            if afterFailure {
-                try await running.pipeline.finish(timeout: .seconds(10)) { running.endAllSourcesFromDownstream() }
-            } else {
-                try await running.pipeline.finish(timeout: .seconds(10))
-            }
+            // End-of-stream goes in just downstream of every source rather than to the sources: a failed
+            // source cannot send it, and a live capture source blocked in a read may not for a while.
+            try await running.pipeline.finish(timeout: .seconds(10), toleratingErrors: afterFailure) { running.endAllSourcesFromDownstream() }
         } catch {
             failure = error
             _ = try? running.pipeline.setState(.null)
@@ -322,7 +320,7 @@ public final class CaptureSession: @unchecked Sendable {
         let size = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
         let frameTime = Duration.seconds(1) / max(1, Int(running.plan.frameRate.rounded()))
         let duration = running.written.lastTime.map { $0 + frameTime } ?? .zero
-        return RecordingSummary(path: path, duration: duration, cameras: cameras, fileSize: size)
+        return RecordingSummary(path: path, duration: duration, cameras: cameras, droppedPictures: running.droppedPictures, fileSize: size)
     }
 
     /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size.
@@ -333,7 +331,7 @@ public final class CaptureSession: @unchecked Sendable {
         return LiveStatus(
             elapsed: running.pipeline.runningTime ?? .zero,
             frames: running.plan.cameraTaps.map { ($0.inputID, running.captured[$0.inputID]?.value ?? 0) },
-            dropped: running.plan.cameraTaps.reduce(0) { total, tap in
+            dropped: running.plan.cameraTaps.reduce(running.droppedPictures) { total, tap in
                 let frames = running.captured[tap.inputID]?.value ?? 0
                 return total + max(0, frames - (running.delivered[tap.inputID]?.value ?? frames) - 3)
             },

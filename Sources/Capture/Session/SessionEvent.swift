@@ -26,6 +26,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     /// Recorded duration: the last picture timestamp written to the file.
     public let duration: Duration
     public let cameras: [Camera]
+    /// Composed pictures dropped because encoding fell behind.
+    public let droppedPictures: Int
     public let fileSize: Int64?
 
     public var description: String {
@@ -33,6 +35,7 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         for camera in cameras {
             lines.append("  \(camera.inputID): \(camera.frames) frames (\(camera.mode)), \(camera.dropped) dropped")
         }
+        if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
         if let fileSize { lines.append("  file size: \(Self.bytes(fileSize))") }
         return lines.joined(separator: "\n")
     }

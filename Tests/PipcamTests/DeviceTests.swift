@@ -1,0 +1,127 @@
+import Foundation
+import PipcamTestSupport
+import XCTest
+
+/// pipcam on real kernel drivers: two vivid webcams and snd-aloop microphones inside a small VM
+/// (`scripts/with-devices`). Run with `make test-devices`; a machine that cannot boot the VM skips
+/// these tests with a loud message, never a pass.
+final class DeviceTests: XCTestCase {
+    /// Plays a tone into one side of the ALSA loopback; it comes back on the other side's microphone.
+    private static func tone(_ frequency: Int, into device: String) -> String {
+        "gst-launch-1.0 -q audiotestsrc is-live=true freq=\(frequency) volume=0.5 ! audioconvert ! "
+            + "audio/x-raw,format=S16LE,rate=48000,channels=2 ! alsasink device=\(device) sync=true >/dev/null 2>&1 &"
+    }
+
+    /// The two cameras made to look different: bars on the first, plain red on the second, no text.
+    private static let distinctCameras =
+        "v4l2-ctl -d /dev/video0 -c test_pattern=0 -c osd_text_mode=2 && v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2"
+
+    /// Runs a shell script in the VM with `folder` writable; skips the test if the VM cannot boot.
+    private func inVM(_ script: String, folder: String, alsa: String? = nil) throws -> CommandResult {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["PIPCAM_DEVICE_TESTS"] == "1",
+                          "device tests run with `make test-devices` (PIPCAM_DEVICE_TESTS=1)")
+        var arguments = ["\(Paths.repository)/scripts/with-devices", "--timeout", "200", "--rw", folder]
+        if let alsa { arguments += ["--alsa", alsa] }
+        let result = try Command.run(arguments + ["--", "sh", "-c", "set -e; " + script], directory: Paths.repository)
+        if result.status == 77 {
+            let reason = result.error.split(separator: "\n").last.map(String.init) ?? "unknown reason"
+            print("!!!!! DEVICE TESTS SKIPPED: the VM with real devices could not boot here: \(reason)")
+            throw XCTSkip("the VM with real devices could not boot: \(reason)")
+        }
+        return result
+    }
+
+    func testDevicesListsBothCamerasWithFormatsAndTheALSAMicrophones() throws {
+        let folder = try Paths.scratch("vm-devices")
+        let result = try inVM("\(Paths.pipcam) devices --json > \(folder)/devices.json", folder: folder)
+        XCTAssertEqual(result.status, 0, result.error)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/devices.json"))) as? [String: Any])
+        let cameras = try XCTUnwrap(json["cameras"] as? [[String: Any]])
+        XCTAssertEqual(cameras.compactMap { $0["node"] as? String }, ["/dev/video0", "/dev/video1"])
+        XCTAssertEqual(Set(cameras.compactMap { $0["busInfo"] as? String }), ["platform:vivid-000", "platform:vivid-001"])
+        XCTAssertEqual(Set(cameras.compactMap { $0["id"] as? String }).count, 2, "each camera has its own id")
+        for camera in cameras {
+            let formats = try XCTUnwrap(camera["formats"] as? [[String: Any]])
+            let yuyv640 = formats.first { $0["pixelFormat"] as? String == "YUY2" && $0["width"] as? Int == 640 && $0["height"] as? Int == 360 }
+            XCTAssertEqual((yuyv640?["frameRates"] as? [Double])?.max(), 40, "vivid offers 640x360 up to 40 fps")
+        }
+        let microphones = try XCTUnwrap(json["microphones"] as? [[String: Any]])
+        let ids = Set(microphones.compactMap { $0["id"] as? String })
+        XCTAssertTrue(ids.isSuperset(of: ["alsa:Dummy,0", "alsa:Loopback,0", "alsa:Loopback,1"]), "\(ids)")
+    }
+
+    func testRecordingTwoWebcamsAndTwoMicrophonesWithoutADescription() throws {
+        let folder = try Paths.scratch("vm-record")
+        let file = "\(folder)/talk.mkv"
+        // Microphone 1 is hw:Loopback,0 (hears what is played into hw:Loopback,1,0), microphone 2 the reverse.
+        let script = [
+            Self.distinctCameras,
+            Self.tone(440, into: "hw:Loopback,1,0"),
+            Self.tone(880, into: "hw:Loopback,0,0"),
+            // Both tones must be playing before the microphones open, or the loopback may pair the
+            // capture side with other parameters.
+            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
+            "timeout -s INT 120 \(Paths.pipcam) record \(file) --duration 6 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, alsa: "snd-aloop index=0 id=Loopback")
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, result.error + log)
+
+        let probe = try MediaProbe(path: file)
+        XCTAssertEqual(probe.videoStreams.map(\.codecName), ["h264"])
+        XCTAssertEqual(probe.videoStreams.first?.width, 640)
+        XCTAssertEqual(probe.audioStreams.map(\.channels), [2, 1, 1], "the mix, then each microphone")
+        XCTAssertEqual(try XCTUnwrap(probe.duration), 6, accuracy: 0.2)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+
+        // The inset (bottom-right) shows the second camera's red, the rest the first camera's bars.
+        let frame = try DecodedFrame(path: file, at: 4, width: 640, height: 360)
+        let isRed = { (p: (r: Int, g: Int, b: Int)) in p.r > 200 && p.g < 60 && p.b < 60 }
+        XCTAssertGreaterThan(frame.fraction(x: 440, y: 250, width: 170, height: 90, where: isRed), 0.9)
+        XCTAssertLessThan(frame.fraction(x: 0, y: 0, width: 400, height: 200, where: isRed), 0.2)
+
+        // Each microphone's own track carries its own tone (measured late, once both tones play).
+        XCTAssertEqual(try ToneProbe.frequency(path: file, stream: 1, from: 4, length: 1), 440, accuracy: 20)
+        XCTAssertEqual(try ToneProbe.frequency(path: file, stream: 2, from: 4, length: 1), 880, accuracy: 20)
+    }
+
+    func testFormatNegotiationPicksAFluidModeBothCamerasSupport() throws {
+        let folder = try Paths.scratch("vm-formats")
+        let result = try inVM("timeout -s INT 120 \(Paths.pipcam) record \(folder)/hd.mkv --duration 2 --preset hd720 > \(folder)/summary.txt 2>&1",
+                              folder: folder, alsa: "off")
+        let summary = (try? String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, result.error + summary)
+        // Without a choice, v4l2src would take 3840x2160 at 2 fps; pipcam asks for a mode at a fluid rate.
+        XCTAssertTrue(summary.contains("YUY2 640x480 @ 25 fps"), summary)
+        XCTAssertTrue(summary.contains("YUY2 640x360 @ 25 fps"), summary)
+        XCTAssertFalse(summary.contains("3840x2160"), summary)
+        XCTAssertEqual(try MediaProbe(path: "\(folder)/hd.mkv").videoStreams.first?.frameRate, "25/1", "the picture runs at the cameras' common rate")
+    }
+
+    func testACameraUnpluggedWhileRecordingKeepsWhatWasRecorded() throws {
+        let folder = try Paths.scratch("vm-unplug")
+        let file = "\(folder)/cut.mkv"
+        // Record, let two seconds of picture reach the file, then disconnect the second camera.
+        let script = [
+            "\(Paths.pipcam) record \(file) --preset low > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
+            "until grep -q '^recording' \(folder)/log.txt 2>/dev/null; do sleep 0.2; done",
+            "sleep 2",
+            "v4l2-ctl -d /dev/video1 -c disconnect=1",
+            "status=0; wait $pid || status=$?",
+            "echo $status > \(folder)/status.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, alsa: "off")
+        XCTAssertEqual(result.status, 0, result.error)
+        let status = try String(contentsOfFile: "\(folder)/status.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let log = try String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)
+        XCTAssertNotEqual(status, "0", "a lost camera is reported as a failure")
+        XCTAssertEqual(log.components(separatedBy: "error:").count - 1, 1, "one error line, naming the camera: \(log)")
+        XCTAssertTrue(log.contains("Could not read from resource"), log)
+        XCTAssertTrue(log.contains("finishing the file"), log)
+
+        let duration = try XCTUnwrap(try MediaProbe(path: file).duration, "the file was finalized")
+        XCTAssertGreaterThan(duration, 1.5, "everything before the unplug is kept")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        XCTAssertGreaterThan(try MediaProbe.videoFrameCount(path: file), 15)
+    }
+}
