@@ -26,15 +26,7 @@ enum SessionLoading {
             let found = cameras.isEmpty ? "no camera" : "only " + cameras.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
             throw CLIError("pipcam records two cameras, and found \(found); to try it without cameras run: pipcam record out.mkv --pipeline pipelines/demo.yaml")
         }
-        var configuration = SessionConfiguration()
-        let movie = MovieFileOutput(path: outputPath)
-        configuration.movieFile = movie
-        for device in cameras + microphones {
-            let input = DeviceInput(device: device)
-            configuration.inputs.append(input)
-            configuration.connections.append(Connection(from: input.port, to: movie.id))
-        }
-        return configuration
+        return SessionConfiguration(recording: cameras + microphones, to: MovieFileOutput(path: outputPath))
     }
 
     private static func pick(_ ids: [String], from devices: [CaptureDevice], kind: String, limit: Int) throws -> [CaptureDevice] {

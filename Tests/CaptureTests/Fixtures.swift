@@ -10,16 +10,7 @@ enum Fixtures {
 
     static func configuration(path: String, cameras: [CaptureDevice] = [front, side], microphones: [CaptureDevice] = [voice, room],
                               preset: SessionPreset = .hd720) -> SessionConfiguration {
-        var configuration = SessionConfiguration()
-        configuration.preset = preset
-        let movie = MovieFileOutput(path: path)
-        configuration.movieFile = movie
-        for device in cameras + microphones {
-            let input = DeviceInput(device: device)
-            configuration.inputs.append(input)
-            configuration.connections.append(Connection(from: input.port, to: movie.id))
-        }
-        return configuration
+        SessionConfiguration(recording: cameras + microphones, to: MovieFileOutput(path: path), preset: preset)
     }
 
     /// The formats of the kernel's vivid virtual webcam.

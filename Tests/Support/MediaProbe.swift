@@ -33,10 +33,13 @@ public struct MediaProbe: Sendable {
         duration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init)
     }
 
-    /// Decodes every stream in full; returns what the decoder complained about (empty when clean).
+    /// Decodes every stream in full; returns what the demuxer and decoders complained about (empty when
+    /// clean). Complaints of the `null` output itself ("[null @ …]") are left out: they are about the
+    /// timestamps ffmpeg gives it after rounding frames to a nominal rate, not about the file.
     public static func decodeErrors(path: String) throws -> String {
-        let result = try Command.run(["ffmpeg", "-v", "error", "-xerror", "-i", path, "-map", "0", "-f", "null", "-"])
-        return result.status == 0 ? result.error : "exit \(result.status): \(result.error)"
+        let result = try Command.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0", "-f", "null", "-"])
+        let complaints = result.error.split(separator: "\n").filter { !$0.hasPrefix("[null @") }.joined(separator: "\n")
+        return result.status == 0 ? complaints : "exit \(result.status): \(complaints)"
     }
 
     /// Number of decoded frames of the first video stream.

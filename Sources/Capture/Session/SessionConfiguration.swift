@@ -15,6 +15,17 @@ public struct SessionConfiguration: Sendable {
 
     public init() {}
 
+    /// The usual session: every device an input, each connected to one movie file.
+    public init(recording devices: [CaptureDevice], to movie: MovieFileOutput, preset: SessionPreset = .high) {
+        self.preset = preset
+        movieFile = movie
+        for device in devices {
+            let input = DeviceInput(device: device)
+            inputs.append(input)
+            connections.append(Connection(from: input.port, to: movie.id))
+        }
+    }
+
     public var outputIDs: [String] {
         (movieFile.map { [$0.id] } ?? []) + videoDataOutputs.map(\.id) + audioDataOutputs.map(\.id)
     }
