@@ -55,15 +55,41 @@ public enum TestColors {
     }
 }
 
-/// The strongest frequency in one audio stream, from its zero crossings (enough for a pure tone).
+/// The frequency of a pure tone in one audio stream, from its zero crossings.
 public enum ToneProbe {
     public static func frequency(path: String, stream: Int, from seconds: Double = 1, length: Double = 1) throws -> Double {
+        frequency(of: try samples(path: path, stream: stream, from: seconds, length: length))
+    }
+
+    /// The tone's frequency over the parts of the whole stream where it sounds at full level, with how
+    /// many seconds that is. A microphone on a machine too loaded to keep up delivers its sound in bursts
+    /// with silence between; what it does deliver must still be its own tone.
+    public static func audibleFrequency(path: String, stream: Int) throws -> (frequency: Double, seconds: Double) {
+        let all = try samples(path: path, stream: stream, from: 0, length: 3600)
+        let window = 4800
+        var parts: [(samples: [Int16], level: Double)] = []
+        for start in Swift.stride(from: 0, to: all.count - window, by: window) {
+            let part = Array(all[start..<start + window])
+            var energy = 0.0
+            for sample in part { energy += Double(sample) * Double(sample) }
+            parts.append((part, (energy / Double(window)).squareRoot()))
+        }
+        let loudest = parts.map(\.level).max() ?? 0
+        let audible = parts.filter { $0.level > 1000 && $0.level >= 0.8 * loudest }.map(\.samples)
+        let frequencies = audible.map(frequency(of:)).sorted()
+        return (frequencies.isEmpty ? 0 : frequencies[frequencies.count / 2], Double(audible.count * window) / 48000)
+    }
+
+    private static func samples(path: String, stream: Int, from seconds: Double, length: Double) throws -> [Int16] {
         let result = try Command.run(["sh", "-c",
             "ffmpeg -v error -ss \(seconds) -t \(length) -i '\(path)' -map 0:a:\(stream) -ac 1 -ar 48000 -f s16le - | base64 -w0"])
         guard let data = Data(base64Encoded: result.output.trimmingCharacters(in: .whitespacesAndNewlines)), data.count > 2000 else {
             throw ProbeError("could not decode audio stream \(stream) of \(path): \(result.error)")
         }
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    private static func frequency(of samples: [Int16]) -> Double {
         var crossings = 0
         for index in 1..<samples.count where (samples[index - 1] < 0) != (samples[index] < 0) { crossings += 1 }
         return Double(crossings) / 2 / (Double(samples.count) / 48000)

@@ -32,6 +32,10 @@ struct GraphBuilder {
          ("max-size-bytes", .uint(0)), ("max-size-time", .uint(0))]
     }
 
+    /// How late a microphone's audio may arrive before the mixer fills in silence. Sound cards deliver
+    /// in bursts, and more so on a loaded machine; half a second costs nothing in a recording.
+    private static let mixerLatency: [(String, PropertyValue)] = [("latency", .uint(500_000_000))]
+
     /// Encoded streams must never lose data; a deep queue absorbs encoder bursts before the muxer.
     private static let muxQueue: [(String, PropertyValue)] = [
         ("max-size-buffers", .uint(0)), ("max-size-bytes", .uint(0)), ("max-size-time", .uint(3_000_000_000)),
@@ -163,8 +167,13 @@ struct GraphBuilder {
                 }
             }
             if ownTrack, let movie = configuration.movieFile {
+                // A one-input mixer keeps the track going at the clock's pace, with silence if the
+                // microphone stops delivering; without it one stalled microphone would stall the muxer,
+                // and with it every track of the file.
                 let queue = branchStart("\(prefix)-track-queue")
-                muxAudio.append(addAudioEncoder(movie, prefix: "\(prefix)-track", after: queue))
+                let keeper = plan.add("\(prefix)-track-pace", "audiomixer", Self.mixerLatency)
+                plan.link(queue, to: keeper, "sink_0")
+                muxAudio.append(addAudioEncoder(movie, prefix: "\(prefix)-track", after: keeper))
             }
         }
         if let mixer = plan.mixerName, let movie = configuration.movieFile {
@@ -311,7 +320,7 @@ struct GraphBuilder {
 
     private mutating func ensureMixer() -> String {
         if let name = plan.mixerName { return name }
-        plan.mixerName = plan.add("mix", "audiomixer")
+        plan.mixerName = plan.add("mix", "audiomixer", Self.mixerLatency)
         return plan.mixerName!
     }
 
