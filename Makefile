@@ -19,12 +19,12 @@ demo: build
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip DeviceTests
+	$(SWIFT) test --disable-swift-testing --skip DeviceTests
 
 # The same on real kernel drivers (vivid webcams, ALSA loopback) inside a small VM.
 test-devices: deps
 	$(SWIFT) build --build-tests
-	PIPCAM_DEVICE_TESTS=1 $(SWIFT) test --filter DeviceTests
+	PIPCAM_DEVICE_TESTS=1 $(SWIFT) test --disable-swift-testing --filter DeviceTests
 
 clean:
 	rm -rf .build demo.mkv
