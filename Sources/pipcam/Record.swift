@@ -65,7 +65,14 @@ struct Record: AsyncParsableCommand {
 
         let stopper = SignalStopper(session: session)
         defer { stopper.cancel() }
-        try await session.startRunning()
+        let existed = FileManager.default.fileExists(atPath: path)
+        do {
+            try await session.startRunning()
+        } catch {
+            // Nothing was recorded: leave no empty file behind.
+            if !existed { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
         let plan = session.runningPlan
         let cameraText = plan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
         FileHandle.standardError.write(Data("recording \(path) (\(cameraText)); Ctrl-C to stop\n".utf8))

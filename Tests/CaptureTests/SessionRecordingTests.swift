@@ -19,8 +19,8 @@ final class SessionRecordingTests: XCTestCase {
         let file = try Paths.scratch("mirror") + "/out.mkv"
         var configuration = Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: [])
         configuration.connections[0].isVideoMirrored = true
-        _ = try await record(configuration, seconds: 1)
-        let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
+        _ = try await record(configuration, seconds: 2)
+        let frame = try DecodedFrame(path: file, at: 1.2, width: 1280, height: 720)
         // SMPTE bars run white … blue from left to right; mirrored, blue is on the left.
         XCTAssertTrue(TestColors.isBlueBar(frame.pixel(60, 200)), "left: \(frame.pixel(60, 200))")
         XCTAssertTrue(TestColors.isWhiteBar(frame.pixel(1220, 200)), "right: \(frame.pixel(1220, 200))")
@@ -28,8 +28,8 @@ final class SessionRecordingTests: XCTestCase {
 
     func testUnmirroredBarsForComparison() async throws {
         let file = try Paths.scratch("plain") + "/out.mkv"
-        _ = try await record(Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: []), seconds: 1)
-        let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
+        _ = try await record(Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: []), seconds: 2)
+        let frame = try DecodedFrame(path: file, at: 1.2, width: 1280, height: 720)
         XCTAssertTrue(TestColors.isWhiteBar(frame.pixel(60, 200)), "left: \(frame.pixel(60, 200))")
         XCTAssertTrue(TestColors.isBlueBar(frame.pixel(1220, 200)), "right: \(frame.pixel(1220, 200))")
     }
@@ -38,9 +38,9 @@ final class SessionRecordingTests: XCTestCase {
         let file = try Paths.scratch("rotate") + "/out.mkv"
         var configuration = Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: [])
         configuration.connections[0].rotation = .clockwise90
-        let summary = try await record(configuration, seconds: 1)
+        let summary = try await record(configuration, seconds: 2)
         XCTAssertEqual(summary.cameras.first?.mode, "720x1280 @ 30 fps", "captured upright for the turned picture")
-        let frame = try DecodedFrame(path: file, at: 0.5, width: 1280, height: 720)
+        let frame = try DecodedFrame(path: file, at: 1.2, width: 1280, height: 720)
         // Turned clockwise, the left bar (white) is on top and the blue bar at the bottom; the picture
         // keeps its aspect, so it sits in the middle with black bars at the sides.
         XCTAssertTrue(TestColors.isWhiteBar(frame.pixel(640, 30)), "top: \(frame.pixel(640, 30))")
@@ -76,6 +76,28 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(summary.cameras.first?.frames ?? 0, before + 30)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
         XCTAssertGreaterThan(try MediaProbe.videoFrameCount(path: file), 30)
+    }
+
+    func testStructuralCommitWhileRecordingContinuesInANewFile() async throws {
+        let folder = try Paths.scratch("restructure")
+        let session = try CaptureSession(configuration: Fixtures.configuration(path: "\(folder)/talk.mkv", microphones: [Fixtures.voice]))
+        try await session.startRunning()
+        while (session.liveStatus()?.elapsed ?? .zero) < .milliseconds(1000) { try await Task.sleep(for: .milliseconds(20)) }
+        session.beginConfiguration()
+        try await session.update { $0.movieFile?.isolatedCameraTracks = true }
+        try await session.commitConfiguration()
+        XCTAssertEqual(session.state, .running)
+        XCTAssertEqual(session.configuration.movieFile?.path, "\(folder)/talk-2.mkv", "the first file is finished, recording goes on in the next")
+        while (session.liveStatus()?.elapsed ?? .zero) < .milliseconds(1000) { try await Task.sleep(for: .milliseconds(20)) }
+        try await session.stopRunning()
+
+        let first = try MediaProbe(path: "\(folder)/talk.mkv"), second = try MediaProbe(path: "\(folder)/talk-2.mkv")
+        XCTAssertEqual(first.videoStreams.count, 1)
+        XCTAssertEqual(second.videoStreams.count, 3, "the picture and both isolated cameras")
+        XCTAssertGreaterThan(try XCTUnwrap(first.duration), 0.9)
+        XCTAssertGreaterThan(try XCTUnwrap(second.duration), 0.9)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/talk.mkv"), "")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/talk-2.mkv"), "")
     }
 
     func testSwappingCamerasWhileRecordingMovesTheInset() async throws {

@@ -314,7 +314,9 @@ struct GraphBuilder {
 
     private mutating func ensureCompositor(width: Int, height: Int, rate: Double) -> String {
         if let name = plan.compositorName { return name }
-        plan.compositorName = plan.add("picture", "compositor", [("background", .string("black"))])
+        // Waiting up to 100 ms for a late camera frame keeps a busy machine from composing pictures
+        // without it (a black or frozen region); a recording does not mind the delay.
+        plan.compositorName = plan.add("picture", "compositor", [("background", .string("black")), ("latency", .uint(100_000_000))])
         return plan.compositorName!
     }
 

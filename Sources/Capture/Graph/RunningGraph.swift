@@ -10,6 +10,10 @@ final class RunningGraph: @unchecked Sendable {
     private(set) var delivered: [String: FrameCounter] = [:]
     /// Timestamps of the composed picture as it enters the file.
     let written = FrameCounter()
+    /// The first error the pipeline posted.
+    let firstError = FirstError()
+    /// Whether the graph reached PLAYING; failures before that are the start's to report.
+    let started = Latch()
     /// Composed pictures before and after the queue that drops them when encoding falls behind.
     let composed = FrameCounter(), encoded = FrameCounter()
     private var subscriptions: [AppSinkSubscription] = []

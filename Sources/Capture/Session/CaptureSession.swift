@@ -250,21 +250,16 @@ public final class CaptureSession: @unchecked Sendable {
         do {
             try await running.pipeline.reachState(.playing, timeout: .seconds(15))
         } catch {
-            let reason = await firstError(of: running) ?? "\(error)"
             locked { graph = nil }
             busSubscription = nil
+            monitor?.stop()
             _ = try? running.pipeline.setState(.null)
-            throw ConfigurationError("could not start: \(reason)")
+            // The pipeline's own error says more than "state change failed".
+            throw ConfigurationError("could not start: \(running.firstError.value ?? "\(error)")")
         }
+        running.started.set()
         eventContinuation.yield(.started)
-    }
-
-    /// The error the pipeline posted while failing to start, which says more than "state change failed".
-    private func firstError(of running: RunningGraph) async -> String? {
-        let messages = running.pipeline.bus.messages()
-        let message = try? await messages.first(timeout: .milliseconds(300)) { $0.isError }
-        if case .error(let text, _)? = message?.kind { return "\(message?.sourceName ?? "pipeline"): \(text)" }
-        return nil
+        if running.firstError.value != nil { finishAfterFailure(running) }
     }
 
     /// Stops capturing: drains the graph with end-of-stream so the file is complete, then tears it down
@@ -344,15 +339,18 @@ public final class CaptureSession: @unchecked Sendable {
         guard case .error(let text, let debug) = message.kind else { return }
         let deviceID = running.inputID(forElementPath: message.sourcePath, configuration: configuration)
         let reason = text + (debug.map { " (\($0.split(separator: "\n").first ?? ""))" } ?? "")
+        running.firstError.record((deviceID ?? message.sourceName ?? "pipeline") + ": " + reason)
         eventContinuation.yield(.runtimeError(deviceID: deviceID, reason: reason))
-        // Keep what was recorded: end the other branches cleanly so the file is finalized.
-        let task: Task<RecordingSummary, any Error>? = locked {
-            guard graph === running, stopTask == nil else { return nil }
-            let task = Task { try await self.finish(running, afterFailure: true) }
-            stopTask = task
-            return task
+        // Before PLAYING, a failure is the start's to handle: it either throws or, once playing, finishes.
+        if running.started.isSet { finishAfterFailure(running) }
+    }
+
+    /// Keeps what was recorded after a failure: ends the other branches cleanly so the file is finalized.
+    private func finishAfterFailure(_ running: RunningGraph) {
+        locked {
+            guard graph === running, stopTask == nil else { return }
+            stopTask = Task { try await self.finish(running, afterFailure: true) }
         }
-        _ = task
     }
 
     /// Reports devices in use going away and coming back, from the device monitor.
