@@ -162,6 +162,18 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertGreaterThan(frames.count, 20)
     }
 
+    func testARecordedClipReplaysAsALiveCamera() async throws {
+        let folder = try Paths.scratch("clip")
+        // A clip of the ball camera alone, then that clip as the inset of a new recording.
+        _ = try await record(Fixtures.configuration(path: "\(folder)/clip.mkv", cameras: [Fixtures.side], microphones: []), seconds: 3)
+        let clip = CaptureDevice.fileCamera(id: "clip", path: "\(folder)/clip.mkv")
+        let summary = try await record(Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [Fixtures.front, clip], microphones: []), seconds: 2)
+        XCTAssertGreaterThan(summary.cameras.first { $0.inputID == "clip" }?.frames ?? 0, 30, "the clip plays at its own pace")
+        let frame = try DecodedFrame(path: "\(folder)/out.mkv", at: 1.5, width: 1280, height: 720)
+        XCTAssertGreaterThan(frame.fraction(x: 870, y: 500, width: 360, height: 170, where: TestColors.isInsetBlue), 0.7, "the clip is in the inset")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+    }
+
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {
         let folder = try Paths.scratch("broken")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(folder)/garbage.mkv"))
