@@ -29,7 +29,7 @@ let package = Package(
         // Layer 4: the command line.
         .executableTarget(
             name: "pipcam",
-            dependencies: ["Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Capture", "GStreamer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // What the tests share: running commands, and reading recordings back with ffprobe and ffmpeg.
         .target(name: "PipcamTestSupport", path: "Tests/Support"),

@@ -39,6 +39,19 @@ public final class Bus: @unchecked Sendable {
     }
 }
 
+extension Bus {
+    /// Returns once every message posted before the call has been handed to the subscribers: messages
+    /// are delivered in order, so a marker posted now arrives after all of them.
+    public func flush(timeout: Duration = .seconds(2)) async {
+        let messages = messages()
+        guard (try? post(applicationMessage: "pipcam-bus-flush")) == true else { return }
+        _ = try? await messages.first(timeout: timeout) { message in
+            if case .application(let structure) = message.kind { return structure.name == "pipcam-bus-flush" }
+            return false
+        }
+    }
+}
+
 /// Ends a closure subscription when cancelled or released.
 public final class BusSubscription: @unchecked Sendable {
     private var cancelAction: (() -> Void)?

@@ -1,4 +1,5 @@
 import CGStreamer
+import Foundation
 
 /// A top-level bin with a clock and a bus. The wrapper that created the pipeline owns its run state:
 /// it brings it to NULL before letting go, as GStreamer requires.
@@ -18,30 +19,27 @@ public final class Pipeline: Bin, @unchecked Sendable {
         gst_element_set_state(element, GST_STATE_NULL)
     }
 
-    /// Ends a recording the safe way: sends EOS so muxers write their index, waits for EOS (or an
-    /// error) on the bus, then stops. Without this a Matroska file would lack its duration and cues.
+    /// Ends a recording the safe way: sends EOS so muxers write their index, waits for it to reach the
+    /// bus, then stops. Without this a Matroska file would lack its duration and cues.
     ///
-    /// `endStreams` replaces the usual EOS event to the sources, e.g. when a failed source can no longer
-    /// send one and EOS must be pushed in downstream of it.
-    ///
-    /// With `toleratingErrors`, only EOS (or the timeout) ends the wait: after one branch has failed, its
-    /// follow-up errors must not cut short the draining of the others.
-    public func finish(timeout: Duration = .seconds(10), toleratingErrors: Bool = false, endStreams: (() -> Void)? = nil) async throws {
+    /// Only EOS (or the timeout) ends the wait: an error from one branch while draining must not cut
+    /// short the others. If EOS never comes, the first error seen (or the timeout) is thrown.
+    /// `endStreams` replaces the usual EOS event to the sources, e.g. to push EOS in just downstream of
+    /// sources that cannot send one themselves.
+    public func finish(timeout: Duration = .seconds(10), endStreams: (() -> Void)? = nil) async throws {
         let messages = bus.messages()
         defer { _ = try? setState(.null) }
         guard currentState == .playing || currentState == .paused else { return }
         if let endStreams { endStreams() } else { sendEndOfStream() }
-        let outcome = try await messages.first(timeout: timeout) { message in
-            switch message.kind {
-            case .eos: return true
-            case .error: return !toleratingErrors
-            default: return false
+        let firstError = ErrorBox()
+        let ended = try await messages.first(timeout: timeout) { message in
+            if case .error(let text, let debug) = message.kind {
+                firstError.keep(.pipelineError(source: message.sourcePath ?? "pipeline", message: text, debug: debug))
             }
+            if case .eos = message.kind { return true }
+            return false
         }
-        if case .error(let text, let debug) = outcome?.kind {
-            throw GStreamerError.pipelineError(source: outcome?.sourcePath ?? name, message: text, debug: debug)
-        }
-        if outcome == nil { throw GStreamerError.timeout("waiting for end of stream on '\(name)'") }
+        if ended == nil { throw firstError.value ?? GStreamerError.timeout("waiting for end of stream on '\(name)'") }
     }
 
     /// Runs the pipeline on the system's monotonic clock instead of one a source offers. Every sound card
@@ -67,5 +65,23 @@ public final class Pipeline: Bin, @unchecked Sendable {
         guard let clock = gst_element_get_clock(element) else { return nil }
         defer { gst_object_unref(clock) }
         return takeString(gst_object_get_name(pc_gst_object(clock)))
+    }
+}
+
+/// The first error seen by a closure that runs on another thread.
+private final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: GStreamerError?
+
+    func keep(_ candidate: GStreamerError) {
+        lock.lock()
+        if error == nil { error = candidate }
+        lock.unlock()
+    }
+
+    var value: GStreamerError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return error
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Foundation
+import GStreamer
 
 struct Describe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,10 +13,11 @@ struct Describe: AsyncParsableCommand {
     @Option(name: .long, help: "Write the graph as Graphviz DOT to this file.")
     var dot: String?
 
-    @Option(name: .long, help: "The file the described line records to.")
-    var output = "pipcam.mkv"
+    @Option(name: .long, help: "The file the described line records to (default: the file's output.file, else pipcam.mkv).")
+    var output: String?
 
     func run() async throws {
+        try Gst.initialize()
         let (configuration, notes) = try SessionLoading.fromDescription(file, outputPath: output, standIns: true)
         let plan = try configuration.graphPlan()
         print(plan.launchLine)

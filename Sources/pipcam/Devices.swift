@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Foundation
+import GStreamer
 
 struct Devices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List cameras and microphones with ids, positions and formats.")
@@ -9,6 +10,7 @@ struct Devices: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        try Gst.initialize()
         let devices = DeviceDiscovery.devices()
         if json {
             let encoder = JSONEncoder()

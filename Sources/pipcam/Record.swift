@@ -1,13 +1,14 @@
 import ArgumentParser
 import Capture
 import Foundation
+import GStreamer
 
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record until Ctrl-C, SIGTERM or --duration; the file is always finalized.")
 
-    @Argument(help: "The Matroska file to write.")
-    var output: String
+    @Argument(help: "The Matroska file to write (default: the pipeline file's output.file).")
+    var output: String?
 
     @Option(name: .long, help: "A pipeline description (see pipelines/).")
     var pipeline: String?
@@ -49,13 +50,21 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let path = try OutputPath.check(output, force: force)
+        try Gst.initialize()
         var configuration: SessionConfiguration
+        let path: String
         if let pipeline {
+            let description = try PipelineDescription.load(path: pipeline)
+            guard let output = output ?? description.outputPath else {
+                throw CLIError("give the file to record to: pipcam record OUT.mkv --pipeline \(pipeline)")
+            }
+            path = try OutputPath.check(output, force: force)
             let notes: [String]
-            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: path, standIns: standIns)
+            (configuration, notes) = try SessionLoading.configuration(description, outputPath: path, standIns: standIns)
             for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         } else {
+            guard let output else { throw CLIError("give the file to record to: pipcam record OUT.mkv") }
+            path = try OutputPath.check(output, force: force)
             configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: path)
         }
         if let layout { configuration.layout.kind = layout }
@@ -94,11 +103,14 @@ struct Record: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("\nerror: \(failure!); finishing the file\n".utf8))
             case .interrupted(let deviceID):
                 FileHandle.standardError.write(Data("\n\(deviceID) went away\n".utf8))
+            case .segmentFinished(let summary):
+                FileHandle.standardError.write(Data("\nfinished \(summary.path ?? "a file"); recording goes on in the next\n".utf8))
             case .stopped(let summary):
                 ticker.cancel()
                 StatusLine().finish()
                 print(summary)
                 if let failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }
+                if let problem = summary.problem { throw CLIError("\(path) may be incomplete: \(problem)") }
                 return
             default:
                 break
@@ -122,10 +134,7 @@ enum OutputPath {
             throw CLIError("the folder \(folder) does not exist")
         }
         guard manager.isWritableFile(atPath: folder) else { throw CLIError("cannot write to the folder \(folder)") }
-        guard ["mkv", "mka", "webm"].contains(url.pathExtension.lowercased()) || url.pathExtension.isEmpty == false else {
-            throw CLIError("\(path) needs a .mkv extension (pipcam writes Matroska)")
-        }
-        if url.pathExtension.lowercased() != "mkv" { throw CLIError("\(path) needs a .mkv extension (pipcam writes Matroska)") }
+        guard url.pathExtension.lowercased() == "mkv" else { throw CLIError("\(path) needs a .mkv extension (pipcam writes Matroska)") }
         return url.path
     }
 }

@@ -6,6 +6,11 @@ import Foundation
 enum SessionLoading {
     static func fromDescription(_ path: String, outputPath: String?, standIns: Bool = false) throws -> (SessionConfiguration, notes: [String]) {
         let description = try PipelineDescription.load(path: path)
+        return try configuration(description, outputPath: outputPath ?? description.outputPath ?? "pipcam.mkv", standIns: standIns)
+    }
+
+    /// Looks for devices only when the description names real ones (probing takes a moment).
+    static func configuration(_ description: PipelineDescription, outputPath: String, standIns: Bool) throws -> (SessionConfiguration, notes: [String]) {
         let needsDevices = (description.cameras + description.microphones).contains { entry in
             switch entry.spec {
             case .syntheticCamera, .syntheticMicrophone, .file: return false
@@ -13,8 +18,7 @@ enum SessionLoading {
             }
         }
         let devices = needsDevices ? DeviceDiscovery.devices() : []
-        let output = outputPath ?? description.outputPath ?? "pipcam.mkv"
-        return try description.configuration(devices: devices, outputPath: output, standIns: standIns)
+        return try description.configuration(devices: devices, outputPath: outputPath, standIns: standIns)
     }
 
     /// The first two cameras and two microphones found, or those named.

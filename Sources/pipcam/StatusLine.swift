@@ -10,15 +10,15 @@ struct StatusLine {
     private var lastTime: Duration = .zero
 
     mutating func show(_ status: LiveStatus) {
-        let seconds = Double(status.elapsed.components.seconds) + Double(status.elapsed.components.attoseconds) / 1e18
-        let interval = max(0.001, Double((status.elapsed - lastTime).components.seconds) + Double((status.elapsed - lastTime).components.attoseconds) / 1e18)
+        let seconds = status.elapsed.seconds
+        let interval = max(0.001, (status.elapsed - lastTime).seconds)
         let rates = status.frames.map { camera -> String in
             let delta = camera.count - (previous[camera.inputID] ?? 0)
             return "\(camera.inputID) \(String(format: "%.0f", Double(delta) / interval)) fps"
         }
         previous = Dictionary(uniqueKeysWithValues: status.frames.map { ($0.inputID, $0.count) })
         lastTime = status.elapsed
-        let size = status.fileSize.map { RecordingSize.text($0) } ?? "0 KiB"
+        let size = RecordingSummary.bytes(status.fileSize ?? 0)
         let line = String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
             + "  " + rates.joined(separator: ", ") + "  dropped \(status.dropped)  \(size)"
         if isTerminal {
@@ -31,11 +31,5 @@ struct StatusLine {
 
     func finish() {
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    }
-}
-
-enum RecordingSize {
-    static func text(_ bytes: Int64) -> String {
-        bytes >= 1 << 20 ? String(format: "%.1f MiB", Double(bytes) / 1048576) : String(format: "%.0f KiB", Double(bytes) / 1024)
     }
 }

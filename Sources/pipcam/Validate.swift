@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Foundation
+import GStreamer
 
 struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,6 +11,7 @@ struct Validate: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
+        try Gst.initialize()
         let (configuration, notes) = try SessionLoading.fromDescription(file, outputPath: "/dev/null", standIns: true)
         let plan = try configuration.graphPlan()
         _ = try plan.buildPipeline()

@@ -55,39 +55,36 @@ struct GraphBuilder {
             let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
             guard !connections.isEmpty else { continue }
             let prefix = "cam\(index)"
-            let isolated = isIsolated(connections)
             let mode = modes[input.id]!
             plan.cameraModes[input.id] = mode
             let captured = addCameraSource(input, mode: mode, prefix: prefix)
-            var consumers = connections.count + (isolated ? 1 : 0)
-            let head: String
-            if consumers > 1 {
-                head = plan.add("\(prefix)-tee", "tee")
-                plan.link(captured, to: head)
-            } else {
-                head = captured
-            }
-            consumers = 0
+            var heads: [String] = []
             var deliveredTap: (String, String)?
             for connection in connections {
                 let branch = "\(prefix)-\(connection.outputID)"
-                var chain = [plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 3))]
-                let valve = plan.add("\(branch)-valve", "valve", [("drop", .bool(!connection.isEnabled))])
-                plan.valves[connection.id] = valve
-                chain.append(valve)
+                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 3))
+                let valve = plan.add("\(branch)-valve", "valve", Self.valve(connection))
                 let flip = plan.add("\(branch)-flip", "videoflip", [("video-direction", .string(connection.videoDirection))])
-                plan.flips[connection.id] = flip
-                chain.append(flip)
-                plan.link(head, head.hasSuffix("-tee") ? "src_\(consumers)" : nil, to: chain[0])
-                consumers += 1
-                plan.chain(chain)
-                if connection.outputID == configuration.movieFile?.id {
-                    let compositor = ensureCompositor(width: width, height: height, rate: rate)
-                    let isMain = connection == composed?.main
-                    let region = isMain ? regions.main : regions.second
+                plan.chain([queue, valve, flip])
+                heads.append(queue)
+                if let movie = configuration.movieFile, connection.outputID == movie.id {
+                    let compositor = ensureCompositor()
                     let pad = "sink_\(plan.compositorPads.count)"
                     plan.compositorPads[input.id] = pad
-                    plan.link(flip, to: compositor, pad, padProperties: Self.padProperties(region))
+                    let region = connection == composed?.main ? regions.main : regions.second
+                    var toPicture = flip
+                    if isIsolated(connections) {
+                        // The camera's own track shares the connection's switch and flip, at the captured size.
+                        toPicture = plan.add("\(branch)-picture-queue", "queue", Self.leakyQueue(buffers: 3))
+                        let trackQueue = plan.add("\(branch)-track-queue", "queue", Self.leakyQueue(buffers: 3))
+                        fanOut(from: flip, to: [toPicture, trackQueue], tee: "\(branch)-tee")
+                        let convert = plan.add("\(branch)-track-convert", "videoconvert")
+                        let caps = plan.add("\(branch)-track-caps", "capsfilter", [("caps", .string("video/x-raw,format=I420"))])
+                        let encoded = addVideoEncoder(movie, prefix: "\(branch)-track", bitrate: bitrate(for: mode), rate: mode.frameRate)
+                        plan.chain([trackQueue, convert, caps, encoded.first])
+                        muxIsolated.append(encoded.last)
+                    }
+                    plan.link(toPicture, to: compositor, pad, padProperties: Self.padProperties(region))
                     deliveredTap = (compositor, pad)
                 } else if let output = configuration.videoDataOutputs.first(where: { $0.id == connection.outputID }) {
                     let convert = plan.add("\(branch)-convert", "videoconvert")
@@ -100,18 +97,7 @@ struct GraphBuilder {
                     plan.chain([flip, convert, caps, sink])
                 }
             }
-            if isolated, let movie = configuration.movieFile {
-                let branch = "\(prefix)-isolated"
-                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 3))
-                plan.link(head, "src_\(consumers)", to: queue)
-                let connection = connections.first { $0.outputID == movie.id }!
-                let flip = plan.add("\(branch)-flip", "videoflip", [("video-direction", .string(connection.videoDirection))])
-                let convert = plan.add("\(branch)-convert", "videoconvert")
-                let caps = plan.add("\(branch)-caps", "capsfilter", [("caps", .string("video/x-raw,format=I420"))])
-                let encoded = addVideoEncoder(movie, prefix: branch, bitrate: bitrate(for: mode), rate: mode.frameRate)
-                plan.chain([queue, flip, convert, caps, encoded.first])
-                muxIsolated.append(encoded.last)
-            }
+            fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
             plan.cameraTaps.append(.init(inputID: input.id, captured: captured, delivered: deliveredTap?.0, deliveredPad: deliveredTap?.1))
         }
 
@@ -130,34 +116,35 @@ struct GraphBuilder {
 
         // Microphones.
         let movieMicrophones = configuration.movieConnections(.audio)
+        var mixerInputs = 0
         for (index, input) in configuration.inputs.enumerated() where !input.device.isCamera {
             let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
             guard !connections.isEmpty else { continue }
             let prefix = "mic\(index)"
             let captured = addMicrophoneSource(input, prefix: prefix)
-            let ownTrack = configuration.movieFile?.audioTracks == .mixedAndSeparate && movieMicrophones.count > 1
-                && connections.contains { $0.outputID == configuration.movieFile?.id }
-            let consumers = connections.count + (ownTrack ? 1 : 0)
-            let head = consumers > 1 ? plan.add("\(prefix)-tee", "tee") : captured
-            if head != captured { plan.link(captured, to: head) }
-            var used = 0
-            func branchStart(_ name: String, buffers: Int = 20) -> String {
-                let queue = plan.add(name, "queue", Self.leakyQueue(buffers: buffers))
-                plan.link(head, head == captured ? nil : "src_\(used)", to: queue)
-                used += 1
-                return queue
-            }
+            var heads: [String] = []
             for connection in connections {
                 let branch = "\(prefix)-\(connection.outputID)"
-                let queue = branchStart("\(branch)-queue")
-                let valve = plan.add("\(branch)-valve", "valve", [("drop", .bool(!connection.isEnabled))])
-                plan.valves[connection.id] = valve
+                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 20))
+                let valve = plan.add("\(branch)-valve", "valve", Self.valve(connection))
                 plan.link(queue, to: valve)
-                if connection.outputID == configuration.movieFile?.id {
+                heads.append(queue)
+                if let movie = configuration.movieFile, connection.outputID == movie.id {
                     let mixer = ensureMixer()
-                    let pad = "sink_\(plan.mixerPads.count)"
-                    plan.mixerPads[input.id] = pad
-                    plan.link(valve, to: mixer, pad, padProperties: [("mute", .bool(isMutedInMix(input.id)))])
+                    var toMix = valve
+                    if movie.audioTracks == .mixedAndSeparate && movieMicrophones.count > 1 {
+                        // The microphone's own track shares the connection's switch. A one-input mixer keeps
+                        // it going at the clock's pace, with silence if the microphone stops delivering;
+                        // without it one stalled microphone would stall the muxer, and every track with it.
+                        toMix = plan.add("\(branch)-mix-queue", "queue", Self.leakyQueue(buffers: 20))
+                        let trackQueue = plan.add("\(branch)-track-queue", "queue", Self.leakyQueue(buffers: 20))
+                        fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
+                        let pace = plan.add("\(branch)-track-pace", "audiomixer", Self.mixerLatency)
+                        plan.link(trackQueue, to: pace, "sink_0")
+                        muxAudio.append(addAudioEncoder(movie, prefix: "\(branch)-track", after: pace))
+                    }
+                    plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))])
+                    mixerInputs += 1
                 } else if let output = configuration.audioDataOutputs.first(where: { $0.id == connection.outputID }) {
                     let convert = plan.add("\(branch)-convert", "audioconvert")
                     let caps = plan.add("\(branch)-caps", "capsfilter", [("caps", .string("audio/x-raw,format=F32LE,layout=interleaved"))])
@@ -166,15 +153,7 @@ struct GraphBuilder {
                     plan.chain([valve, convert, caps, sink])
                 }
             }
-            if ownTrack, let movie = configuration.movieFile {
-                // A one-input mixer keeps the track going at the clock's pace, with silence if the
-                // microphone stops delivering; without it one stalled microphone would stall the muxer,
-                // and with it every track of the file.
-                let queue = branchStart("\(prefix)-track-queue")
-                let keeper = plan.add("\(prefix)-track-pace", "audiomixer", Self.mixerLatency)
-                plan.link(queue, to: keeper, "sink_0")
-                muxAudio.append(addAudioEncoder(movie, prefix: "\(prefix)-track", after: keeper))
-            }
+            fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
         }
         if let mixer = plan.mixerName, let movie = configuration.movieFile {
             let caps = plan.add("mix-caps", "capsfilter", [("caps", .string("audio/x-raw,rate=48000,channels=2"))])
@@ -200,6 +179,23 @@ struct GraphBuilder {
     }
 
     // MARK: pieces
+
+    /// Feeds branches from one element: directly when there is one, through a tee when there are more.
+    private mutating func fanOut(from source: String, to branches: [String], tee name: String) {
+        guard branches.count > 1 else {
+            if let only = branches.first { plan.link(source, to: only) }
+            return
+        }
+        let tee = plan.add(name, "tee")
+        plan.link(source, to: tee)
+        for (index, branch) in branches.enumerated() { plan.link(tee, "src_\(index)", to: branch) }
+    }
+
+    /// A connection's on/off switch. Switched off, it turns buffers into gaps, so the compositor, mixers
+    /// and muxer carry on without waiting for it.
+    private static func valve(_ connection: Connection) -> [(String, PropertyValue)] {
+        [("drop", .bool(!connection.isEnabled)), ("drop-mode", .string("transform-to-gap"))]
+    }
 
     private func isIsolated(_ connections: [Connection]) -> Bool {
         configuration.movieFile?.isolatedCameraTracks == true && connections.contains { $0.outputID == configuration.movieFile?.id }
@@ -237,17 +233,12 @@ struct GraphBuilder {
         var needed = (width: 0, height: 0)
         for connection in connections {
             var size = full
-            if connection == composed?.second && !isolated && configuration.layout.kind == .pictureInPicture {
-                size = (regions.second.width, regions.second.height)
-            } else if connection == composed?.second || connection == composed?.main, configuration.layout.kind != .pictureInPicture, !isolated {
-                let region = connection == composed?.main ? regions.main : regions.second
-                size = (region.width, region.height)
-            }
+            let shown = connection == composed?.main ? regions.main : connection == composed?.second ? regions.second : nil
+            if let shown, !isolated { size = (shown.width, shown.height) }
             if connection.rotation.isQuarterTurn { size = (size.1, size.0) }
             needed = (max(needed.width, size.0), max(needed.height, size.1))
         }
-        let mode = FormatChooser.choose(for: input.device, width: needed.width, height: needed.height, frameRate: rate)
-        return mode
+        return FormatChooser.choose(for: input.device, width: needed.width, height: needed.height, frameRate: rate)
     }
 
     /// Adds the source and returns the element whose src pad carries the captured raw frames.
@@ -289,6 +280,7 @@ struct GraphBuilder {
         case .alsa, .tone:
             break
         }
+        plan.cameraCaps.insert("\(prefix)-caps")
         return queue
     }
 
@@ -312,7 +304,7 @@ struct GraphBuilder {
         return queue
     }
 
-    private mutating func ensureCompositor(width: Int, height: Int, rate: Double) -> String {
+    private mutating func ensureCompositor() -> String {
         if let name = plan.compositorName { return name }
         // Waiting up to 100 ms for a late camera frame keeps a busy machine from composing pictures
         // without it (a black or frozen region); a recording does not mind the delay.

@@ -33,16 +33,12 @@ public struct GraphPlan: Sendable {
     public private(set) var links: [Link] = []
     /// Compositor sink pad of each composed camera, by input id.
     public var compositorPads: [String: String] = [:]
-    /// Mixer sink pad of each microphone, by input id.
-    public var mixerPads: [String: String] = [:]
-    /// Valve of each connection, by connection id (switching `isEnabled` while running).
-    public var valves: [String: String] = [:]
-    /// Flip element of each video connection, by connection id.
-    public var flips: [String: String] = [:]
+    /// The caps filters that set what each camera captures; they change while running (see `isLive`).
+    public var cameraCaps: Set<String> = []
     public var cameraTaps: [CameraTaps] = []
     /// Appsinks by data output id.
     public var appSinks: [String: String] = [:]
-    /// Sink pads of the muxer, in track order (video first).
+    /// Sink pads of the muxer, in track order: picture, mix, microphones, isolated cameras.
     public var muxPads: [String] = []
     public var muxName: String?
     public var compositorName: String?
@@ -110,10 +106,10 @@ extension GraphPlan {
     /// Whether a running element takes a new value of this property without a rebuild: connection
     /// switches, flips, and a camera's capture size (the source renegotiates, which is what lets a swap
     /// enlarge the camera that was captured small for the inset), with the clock's font that follows it.
-    static func isLive(_ property: String, of node: Node) -> Bool {
+    func isLive(_ property: String, of node: Node) -> Bool {
         switch (node.factory, property) {
         case ("valve", "drop"), ("videoflip", "video-direction"), ("timeoverlay", "font-desc"): return true
-        case ("capsfilter", "caps"): return node.name.hasPrefix("cam") && !node.name.contains("-movie") && node.name.hasSuffix("-caps")
+        case ("capsfilter", "caps"): return cameraCaps.contains(node.name)
         default: return false
         }
     }
@@ -122,7 +118,7 @@ extension GraphPlan {
     /// positions, mutes): two plans with the same key differ only in live settings.
     var structureKey: String {
         let nodeText = nodes.map { node in
-            let kept = node.properties.filter { !GraphPlan.isLive($0.0, of: node) }
+            let kept = node.properties.filter { !isLive($0.0, of: node) }
             return node.factory + " " + node.name + " " + kept.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
         }
         let linkText = links.map { "\($0.from).\($0.fromPad ?? "")>\($0.to).\($0.toPad ?? "")" }

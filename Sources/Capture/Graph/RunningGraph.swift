@@ -14,9 +14,13 @@ final class RunningGraph: @unchecked Sendable {
     let firstError = FirstError()
     /// Whether the graph reached PLAYING; failures before that are the start's to report.
     let started = Latch()
+    let stopped = Latch()
     /// Composed pictures before and after the queue that drops them when encoding falls behind.
     let composed = FrameCounter(), encoded = FrameCounter()
     private var subscriptions: [AppSinkSubscription] = []
+    private let lock = NSLock()
+    private var busSubscription: BusSubscription?
+    private var deviceWatch: DeviceWatch?
 
     init(plan: GraphPlan, configuration: SessionConfiguration) throws {
         self.plan = plan
@@ -53,18 +57,61 @@ final class RunningGraph: @unchecked Sendable {
         }
     }
 
+    /// Keeps the session's bus subscription and device monitor for as long as this graph runs.
+    func attach(subscription: BusSubscription, monitor: DeviceWatch?) {
+        lock.lock()
+        busSubscription = subscription
+        deviceWatch = monitor
+        lock.unlock()
+    }
+
+    /// Lets go of them once the graph has stopped.
+    func detach() {
+        lock.lock()
+        let subscription = busSubscription, watch = deviceWatch
+        busSubscription = nil
+        deviceWatch = nil
+        lock.unlock()
+        subscription?.cancel()
+        watch?.monitor.stop()
+        watch?.subscription.cancel()
+    }
+
+    /// Frames each camera delivered, and how many of them never reached the picture. While running, up to
+    /// `inFlight` frames per camera are still in its queue and are not counted as dropped.
+    var cameraFrames: [(inputID: String, frames: Int, dropped: Int)] {
+        let inFlight = started.isSet && !stopped.isSet ? 3 : 0
+        return plan.cameraTaps.map { tap in
+            let frames = captured[tap.inputID]?.value ?? 0
+            let reached = delivered[tap.inputID]?.value ?? frames
+            return (tap.inputID, frames, max(0, frames - reached - inFlight))
+        }
+    }
+
+    /// What the file holds once the graph has stopped.
+    func summary(path: String?, problem: String?) -> RecordingSummary {
+        stopped.set()
+        let cameras = cameraFrames.map {
+            RecordingSummary.Camera(inputID: $0.inputID, mode: plan.cameraModes[$0.inputID]?.description ?? "", frames: $0.frames, dropped: $0.dropped)
+        }
+        let size = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
+        let frameTime = Duration.seconds(1) / max(1, Int(plan.frameRate.rounded()))
+        return RecordingSummary(path: path, duration: written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
+                                droppedPictures: droppedPictures, fileSize: size, problem: problem)
+    }
+
     /// Cuts every track of the file at `limit` (buffers at or past it are dropped before the muxer) and
     /// calls `reached` once the picture gets there, so a timed recording is exact to the frame.
     func limitRecording(to limit: Duration, reached: @escaping @Sendable () -> Void) throws {
         guard let muxName = plan.muxName, let mux = pipeline.element(named: muxName) else { return }
-        let fired = FrameCounter()
+        let fired = Latch()
         for (index, padName) in plan.muxPads.enumerated() {
             let isPicture = index == 0
             try mux.staticPad(padName).addBufferProbe { [written] time in
                 guard let time else { return .pass }
                 if time >= limit {
-                    if isPicture && fired.value == 0 {
-                        fired.bump(nil)
+                    if isPicture && !fired.isSet {
+                        fired.set()
                         reached()
                     }
                     return .drop
@@ -113,7 +160,7 @@ final class RunningGraph: @unchecked Sendable {
     func apply(_ next: GraphPlan) throws {
         for node in next.nodes {
             let old = plan.node(node.name)
-            for (property, value) in node.properties where GraphPlan.isLive(property, of: node) {
+            for (property, value) in node.properties where next.isLive(property, of: node) {
                 guard old?.properties.first(where: { $0.0 == property })?.1 != value,
                       let element = pipeline.element(named: node.name) else { continue }
                 try element.set(property, value)

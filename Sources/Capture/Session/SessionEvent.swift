@@ -3,6 +3,8 @@ public enum SessionEvent: Sendable {
     case started
     /// The session stopped; the summary describes what was recorded.
     case stopped(RecordingSummary)
+    /// A structural commit finished one file; recording goes on in the next.
+    case segmentFinished(RecordingSummary)
     /// A device or element failed; `deviceID` names the input when the failure is in its branch.
     case runtimeError(deviceID: String?, reason: String)
     /// A device in use went away (unplugged, driver unbound).
@@ -23,12 +25,16 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     }
 
     public let path: String?
-    /// Recorded duration: the last picture timestamp written to the file.
+    /// Recorded duration: up to the end of the last picture written to the file.
     public let duration: Duration
     public let cameras: [Camera]
     /// Composed pictures dropped because encoding fell behind.
     public let droppedPictures: Int
     public let fileSize: Int64?
+    /// Why the file could not be finalized (it still plays, but may lack its duration and index).
+    public var problem: String? = nil
+
+    public var isFinalized: Bool { problem == nil }
 
     public var description: String {
         var lines = ["recorded \(Self.seconds(duration))" + (path.map { " to \($0)" } ?? "")]
@@ -37,17 +43,25 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         }
         if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
         if let fileSize { lines.append("  file size: \(Self.bytes(fileSize))") }
+        if let problem { lines.append("  the file was not finalized: \(problem)") }
         return lines.joined(separator: "\n")
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return String(format: "%.2f s", value)
+        String(format: "%.2f s", duration.seconds)
     }
 
-    static func bytes(_ count: Int64) -> String {
+    /// A file size as people read it: "812.4 KiB", "3.1 MiB".
+    public static func bytes(_ count: Int64) -> String {
         count >= 1 << 20 ? String(format: "%.1f MiB", Double(count) / 1048576) : String(format: "%.1f KiB", Double(count) / 1024)
     }
 }
 
 import Foundation
+
+extension Duration {
+    /// The duration in seconds, for display and arithmetic with rates.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import GStreamer
+
+/// Running a session: start, stop, applying commits to a running graph, and what happens on failure.
+/// Every operation here that changes which graph runs goes through `operations`, one at a time.
+extension CaptureSession {
+    /// Builds the graph and starts capturing (`startRunning`).
+    public func startRunning() async throws {
+        try await operations.run {
+            guard self.locked({ self.graph == nil }) else { return }
+            let configuration = self.configuration
+            self.locked {
+                self.moviePathBase = configuration.movieFile?.path
+                self.segment = 1
+            }
+            try await self.start(try RunningGraph(plan: try configuration.graphPlan(), configuration: configuration), configuration)
+        }
+    }
+
+    /// Stops capturing: drains the graph with end-of-stream so the file is complete, then tears it down
+    /// (`stopRunning`). The summary says whether the file was finalized.
+    @discardableResult
+    public func stopRunning() async throws -> RecordingSummary {
+        try await operations.run { await self.stop(segmentOnly: false) }
+    }
+
+    /// Stops the running graph, or waits for a stop already under way.
+    func stop(segmentOnly: Bool) async -> RecordingSummary {
+        let task: Task<RecordingSummary, Never>? = locked {
+            guard let running = graph else { return nil }
+            if let stopTask { return stopTask }
+            let task = Task { await self.finish(running, segmentOnly: segmentOnly) }
+            stopTask = task
+            return task
+        }
+        guard let task else { return RecordingSummary(path: nil, duration: .zero, cameras: [], droppedPictures: 0, fileSize: nil) }
+        return await task.value
+    }
+
+    /// Applies a validated configuration: live settings in place; a structural change by building the new
+    /// graph completely before stopping the old one, and the recording goes on in a new file.
+    func apply(_ candidate: SessionConfiguration) async throws {
+        let plan = try candidate.graphPlan()
+        guard let running = locked({ graph }) else {
+            setCommitted(candidate)
+            return
+        }
+        if plan.structureKey == running.plan.structureKey {
+            try running.apply(plan)
+            setCommitted(candidate)
+            return
+        }
+        let previous = configuration
+        let next = nextSegment(of: candidate, after: previous)
+        // Built and linked, but not started: the old graph still holds the devices.
+        let prepared = try RunningGraph(plan: try next.graphPlan(), configuration: next)
+        _ = await stop(segmentOnly: true)
+        do {
+            try await start(prepared, next)
+        } catch {
+            // Go back to what ran before, into a file of its own, so the recording goes on.
+            let restored = nextSegment(of: previous, after: next)
+            try? await start(try RunningGraph(plan: try restored.graphPlan(), configuration: restored), restored)
+            throw ConfigurationError("the new configuration did not start, the previous one goes on: \(error)")
+        }
+    }
+
+    /// The candidate, recording into the next free "name-N.mkv" when it would write to the same file.
+    private func nextSegment(of candidate: SessionConfiguration, after previous: SessionConfiguration) -> SessionConfiguration {
+        var next = candidate
+        guard let path = candidate.movieFile?.path else { return next }
+        locked {
+            guard path == previous.movieFile?.path, let base = moviePathBase else {
+                moviePathBase = path
+                segment = 1
+                return
+            }
+            var numbered: String
+            repeat {
+                segment += 1
+                numbered = Self.segmentPath(base, segment)
+            } while FileManager.default.fileExists(atPath: numbered)
+            next.movieFile?.path = numbered
+        }
+        return next
+    }
+
+    /// "talk.mkv" → "talk-2.mkv".
+    static func segmentPath(_ path: String, _ number: Int) -> String {
+        let url = URL(fileURLWithPath: path)
+        let base = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent("\(base)-\(number).\(url.pathExtension)").path
+    }
+
+    private func start(_ running: RunningGraph, _ configuration: SessionConfiguration) async throws {
+        if let limit = recordingLimit {
+            try running.limitRecording(to: limit) { [weak self] in
+                Task { [weak self] in _ = try? await self?.stopRunning() }
+            }
+        } else {
+            try running.countWrittenPictures()
+        }
+        let subscription = running.pipeline.bus.subscribe { [weak self] message in
+            self?.handle(message, from: running, configuration: configuration)
+        }
+        running.attach(subscription: subscription, monitor: watchDevices(configuration))
+        locked {
+            graph = running
+            stopTask = nil
+            committed = configuration
+        }
+        do {
+            try await running.pipeline.reachState(.playing, timeout: .seconds(15))
+        } catch {
+            // The error that made the start fail may still be on its way from a streaming thread: give it
+            // a moment to arrive before letting go of the bus.
+            await running.pipeline.bus.flush()
+            if running.firstError.value == nil {
+                _ = try? await running.pipeline.bus.messages().first(timeout: .seconds(1)) { $0.isError }
+                await running.pipeline.bus.flush()
+            }
+            running.detach()
+            locked { if graph === running { graph = nil } }
+            _ = try? running.pipeline.setState(.null)
+            // The pipeline's own error says more than "state change failed".
+            throw ConfigurationError("could not start: \(running.firstError.value ?? "\(error)")")
+        }
+        running.started.set()
+        eventContinuation.yield(.started)
+        if running.firstError.value != nil { finishAfterFailure(running) }
+    }
+
+    private func finish(_ running: RunningGraph, segmentOnly: Bool) async -> RecordingSummary {
+        let configuration = self.configuration
+        var problem: String?
+        do {
+            // End-of-stream goes in just downstream of every source rather than to the sources: a failed
+            // source cannot send it, and a live capture source blocked in a read may not for a while.
+            try await running.pipeline.finish(timeout: .seconds(10)) { running.endAllSourcesFromDownstream() }
+        } catch {
+            problem = "\(error)"
+        }
+        running.detach()
+        let summary = running.summary(path: configuration.movieFile?.path, problem: problem)
+        locked {
+            if graph === running { graph = nil }
+            stopTask = nil
+        }
+        eventContinuation.yield(segmentOnly ? .segmentFinished(summary) : .stopped(summary))
+        return summary
+    }
+
+    /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size.
+    public func liveStatus() -> LiveStatus? {
+        guard let running = locked({ graph }) else { return nil }
+        let size = configuration.movieFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
+        return LiveStatus(elapsed: running.pipeline.runningTime ?? .zero,
+                          frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
+                          dropped: running.cameraFrames.reduce(running.droppedPictures) { $0 + $1.dropped },
+                          fileSize: size)
+    }
+
+    // MARK: failures and devices
+
+    private func handle(_ message: Message, from running: RunningGraph, configuration: SessionConfiguration) {
+        switch message.kind {
+        case .error(let text, let debug):
+            let deviceID = running.inputID(forElementPath: message.sourcePath, configuration: configuration)
+            let reason = text + (debug.map { " (\($0.split(separator: "\n").first ?? ""))" } ?? "")
+            running.firstError.record((deviceID ?? message.sourceName ?? "pipeline") + ": " + reason)
+            eventContinuation.yield(.runtimeError(deviceID: deviceID, reason: reason))
+            // Before PLAYING, a failure is the start's to handle: it throws, or finishes once playing.
+            if running.started.isSet { finishAfterFailure(running) }
+        case .eos where message.sourcePath?.split(separator: "/").count == 1:
+            // Every branch ended by itself (clips played out): the recording is over.
+            if running.started.isSet { finishAfterFailure(running) }
+        default:
+            break
+        }
+    }
+
+    /// Keeps what was recorded after a failure: ends the other branches cleanly so the file is finalized.
+    private func finishAfterFailure(_ running: RunningGraph) {
+        locked {
+            guard graph === running, stopTask == nil else { return }
+            stopTask = Task { await self.finish(running, segmentOnly: false) }
+        }
+    }
+
+    /// Reports devices in use going away and coming back, from the device monitor.
+    private func watchDevices(_ configuration: SessionConfiguration) -> DeviceWatch? {
+        let watched: [String: String] = Dictionary(uniqueKeysWithValues: configuration.inputs.compactMap { input in
+            if case .v4l2(let path) = input.device.source { return (path, input.id) }
+            return nil
+        })
+        guard !watched.isEmpty else { return nil }
+        let monitor = DeviceMonitor(classes: ["Video/Source"])
+        let subscription = monitor.bus.subscribe { [weak self] message in
+            switch message.kind {
+            case .deviceRemoved(let device):
+                if let id = device.properties["device.path"].flatMap({ watched[$0] }) { self?.eventContinuation.yield(.interrupted(deviceID: id)) }
+            case .deviceAdded(let device):
+                if let id = device.properties["device.path"].flatMap({ watched[$0] }) { self?.eventContinuation.yield(.interruptionEnded(deviceID: id)) }
+            default:
+                break
+            }
+        }
+        try? monitor.start()
+        return DeviceWatch(monitor: monitor, subscription: subscription)
+    }
+}
+
+/// The device monitor a running graph keeps while it runs.
+struct DeviceWatch {
+    let monitor: DeviceMonitor
+    let subscription: BusSubscription
+}
