@@ -26,6 +26,27 @@ final class DescriptionTests: XCTestCase {
         }
     }
 
+    func testANamedDeviceIsNotTakenByAnAutoEntryListedBeforeIt() throws {
+        let text = "cameras:\n  - name: a\n  - name: b\n    device: /dev/video8\nlayout:\n  main: b\n"
+        let devices = [8, 9].map { CaptureDevice(id: "/dev/video\($0)", name: "C\($0)", mediaType: .video, source: .v4l2(path: "/dev/video\($0)")) }
+        let (configuration, _) = try PipelineDescription.parse(text, file: "t.yaml").configuration(devices: devices, outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.inputs.map(\.id), ["a", "b"])
+        XCTAssertEqual(configuration.inputs.map(\.device.source), [.v4l2(path: "/dev/video9"), .v4l2(path: "/dev/video8")])
+    }
+
+    func testAnAbsentOptionalMainCameraLeavesTheFirstFullFrame() throws {
+        let text = "cameras:\n  - name: a\n    synthetic: smpte\n  - name: b\n    device: /dev/video7\n    optional: true\nlayout:\n  main: b\n"
+        let (configuration, notes) = try PipelineDescription.parse(text, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.inputs.map(\.id), ["a"])
+        XCTAssertNil(configuration.layout.mainInputID)
+        XCTAssertEqual(notes, ["layout.main: 'b' is not present; the first camera is shown full frame"])
+    }
+
+    func testALSANamesBecomeIds() {
+        XCTAssertEqual(DeviceDiscovery.alsaIdentity("plughw:7,1", displayName: "x").id, "alsa:7,1")
+        XCTAssertEqual(DeviceDiscovery.alsaIdentity("hw:7,0", displayName: "x").id, "alsa:7,0")
+    }
+
     private var repository: String {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }

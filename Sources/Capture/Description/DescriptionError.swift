@@ -8,3 +8,15 @@ public struct DescriptionError: Error, CustomStringConvertible, Equatable {
 
     public var description: String { "\(file):\(line):\(column): \(key): \(message)" }
 }
+
+/// Where a value stands in a description file, for errors found after parsing (devices, formats).
+public struct SourceLocation: Sendable {
+    public let file: String
+    public let line: Int
+    public let column: Int
+    public let key: String
+
+    public func error(_ message: String) -> DescriptionError {
+        DescriptionError(file: file, line: line, column: column, key: key, message: message)
+    }
+}

@@ -12,15 +12,14 @@ extension PipelineDescription {
         configuration.frameRate = frameRate
         configuration.layout = layout
         var notes: [String] = []
-        var taken = Set<String>()
         let movie = MovieFileOutput(path: outputPath, encoder: encoder, videoBitrate: videoBitrate, audioBitrate: audioBitrate,
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)
         configuration.movieFile = movie
 
         for (entries, kind) in [(cameras, MediaType.video), (microphones, MediaType.audio)] {
+            let chosen = try choose(entries, kind: kind, from: devices.filter { $0.mediaType == kind })
             for (index, entry) in entries.enumerated() {
-                let candidates = devices.filter { $0.mediaType == kind && !taken.contains($0.id) }
-                guard var device = try resolve(entry, kind: kind, candidates: candidates) else {
+                guard var device = chosen[index] else {
                     if standIns {
                         notes.append("\(entry.name): \(Self.describe(entry.spec)) is not present here; checked with a synthetic stand-in")
                         let standIn = kind == .video
@@ -31,13 +30,15 @@ extension PipelineDescription {
                     }
                     if entry.optional { continue }
                     let present = devices.filter { $0.mediaType == kind }.map(\.id)
-                    throw DescriptionError(file: file, line: entry.location.line, column: entry.location.column, key: entry.location.key,
-                                           message: "no \(kind == .video ? "camera" : "microphone") matches \(Self.describe(entry.spec)) (present: \(present.isEmpty ? "none" : present.joined(separator: ", ")))")
+                    throw entry.location.error("no \(kind == .video ? "camera" : "microphone") matches \(Self.describe(entry.spec)) (present: \(present.isEmpty ? "none" : present.joined(separator: ", ")))")
                 }
-                taken.insert(device.id)
                 if let facing = entry.facing { device.position = facing }
                 try add(device, entry: entry, to: &configuration, movie: movie)
             }
+        }
+        if let main = configuration.layout.mainInputID, configuration.input(main) == nil {
+            notes.append("layout.main: '\(main)' is not present; the first camera is shown full frame")
+            configuration.layout.mainInputID = nil
         }
         try configuration.validate()
         return (configuration, notes)
@@ -55,16 +56,34 @@ extension PipelineDescription {
             format = requested
         }
         let input = DeviceInput(device: named, activeFormat: format, activeFrameRate: entry.frameRate)
-        if let reason = configuration.reasonCannotAdd(input) {
-            throw DescriptionError(file: file, line: entry.location.line, column: entry.location.column, key: entry.location.key, message: reason)
-        }
+        if let reason = configuration.reasonCannotAdd(input) { throw entry.location.error(reason) }
         configuration.inputs.append(input)
         var connection = Connection(from: input.port, to: movie.id, rotation: entry.rotation, mirrored: entry.mirror)
         connection.isEnabled = entry.enabled
-        if let reason = configuration.reasonCannotAdd(connection) {
-            throw DescriptionError(file: file, line: entry.location.line, column: entry.location.column, key: entry.location.key, message: reason)
-        }
+        if let reason = configuration.reasonCannotAdd(connection) { throw entry.location.error(reason) }
         configuration.connections.append(connection)
+    }
+
+    /// The device for each entry, by index. Entries naming a device take theirs first, then those asking
+    /// for a position, then `auto` ones the rest in order, so an `auto` listed first cannot take a camera
+    /// that a later entry names.
+    private func choose(_ entries: [Entry], kind: MediaType, from present: [CaptureDevice]) throws -> [Int: CaptureDevice] {
+        func rank(_ spec: DeviceSpec) -> Int {
+            switch spec {
+            case .device: return 0
+            case .position: return 1
+            case .auto: return 2
+            default: return 0
+            }
+        }
+        var chosen: [Int: CaptureDevice] = [:]
+        var taken = Set<String>()
+        for (index, entry) in entries.enumerated().sorted(by: { rank($0.element.spec) < rank($1.element.spec) }) {
+            guard let device = try resolve(entry, kind: kind, candidates: present.filter { !taken.contains($0.id) }) else { continue }
+            taken.insert(device.id)
+            chosen[index] = device
+        }
+        return chosen
     }
 
     private func resolve(_ entry: Entry, kind: MediaType, candidates: [CaptureDevice]) throws -> CaptureDevice? {
@@ -89,8 +108,7 @@ extension PipelineDescription {
         case .file(let path):
             let resolved = path.hasPrefix("/") ? path : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
             guard FileManager.default.fileExists(atPath: resolved) else {
-                throw DescriptionError(file: file, line: entry.location.line, column: entry.location.column, key: entry.location.key + ".file",
-                                       message: "the clip '\(path)' does not exist")
+                throw entry.location.error("the clip '\(path)' does not exist")
             }
             return .fileCamera(id: entry.name, path: resolved)
         }

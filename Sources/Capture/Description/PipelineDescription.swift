@@ -31,7 +31,7 @@ public struct PipelineDescription: Sendable {
         public var rotation = Rotation.none
         public var enabled = true
         /// Where the entry is, for errors found when devices are matched.
-        var location: DescriptionError
+        var location: SourceLocation
     }
 
     public var file: String
@@ -46,7 +46,7 @@ public struct PipelineDescription: Sendable {
     public var audioBitrate = 96
     public var audioTracks = MovieFileOutput.AudioTracks.mixedAndSeparate
     public var isolatedCameraTracks = false
-    /// Cost settings, read by the cost monitor (kept as text until it exists).
+    /// The `cost` section: settings for cost and pressure monitoring, kept as written.
     public var cost: [String: String] = [:]
 
     static let topKeys = ["preset", "frame-rate", "cameras", "microphones", "layout", "output", "cost"]
@@ -80,8 +80,7 @@ public struct PipelineDescription: Sendable {
         }
         var names = Set<String>()
         for entry in description.cameras + description.microphones where !names.insert(entry.name).inserted {
-            throw DescriptionError(file: file, line: entry.location.line, column: entry.location.column, key: entry.location.key,
-                                   message: "the name '\(entry.name)' is used twice")
+            throw entry.location.error("the name '\(entry.name)' is used twice")
         }
         if let value = top["layout"] {
             let fields = try value.mapping(allowed: layoutKeys)
@@ -106,8 +105,9 @@ public struct PipelineDescription: Sendable {
             if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
             if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }
         }
-        if let value = top["cost"], !(value.node.mapping?.isEmpty ?? true) {
-            for (key, child) in try value.mapping(allowed: value.node.mapping!.keys.compactMap(\.string)) {
+        if let value = top["cost"] {
+            guard let mapping = value.node.mapping else { throw value.error("expected a mapping of cost settings, e.g. cost: {}") }
+            for (key, child) in try value.mapping(allowed: mapping.keys.compactMap(\.string)) {
                 description.cost[key] = try child.string()
             }
         }
@@ -142,7 +142,7 @@ public struct PipelineDescription: Sendable {
         } else if let file = fields["file"] {
             spec = .file(try file.string())
         }
-        var entry = Entry(name: name, spec: spec, location: reader.error(""))
+        var entry = Entry(name: name, spec: spec, location: reader.location)
         if let optional = fields["optional"] { entry.optional = try optional.bool() }
         if let enabled = fields["enabled"] { entry.enabled = try enabled.bool() }
         if let label = fields["label"] { entry.label = try label.string() }

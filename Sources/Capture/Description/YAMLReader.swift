@@ -22,9 +22,11 @@ struct YAMLReader {
         }
     }
 
-    func error(_ message: String) -> DescriptionError {
-        DescriptionError(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, key: key, message: message)
+    var location: SourceLocation {
+        SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, key: key)
     }
+
+    func error(_ message: String) -> DescriptionError { location.error(message) }
 
     /// The entries of a mapping, after checking every key is one of `allowed`.
     func mapping(allowed: [String]) throws -> [String: YAMLReader] {

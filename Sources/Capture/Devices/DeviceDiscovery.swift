@@ -58,8 +58,7 @@ public enum DeviceDiscovery {
 
     /// "hw:1,0" becomes id "alsa:Loopback,0" (the card's id survives reordering of card numbers).
     static func alsaIdentity(_ device: String, displayName: String) -> (id: String, name: String) {
-        let parts = device.replacingOccurrences(of: "hw:", with: "").replacingOccurrences(of: "plughw:", with: "")
-            .split(separator: ",").map(String.init)
+        let parts = device.split(separator: ":", maxSplits: 1).last.map(String.init)?.split(separator: ",").map(String.init) ?? []
         guard let card = parts.first else { return ("alsa:\(device)", displayName) }
         var cardID = card
         if Int(card) != nil, let text = try? String(contentsOfFile: "/proc/asound/card\(card)/id", encoding: .utf8) {

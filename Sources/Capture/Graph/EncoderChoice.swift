@@ -9,8 +9,9 @@ enum EncoderChoice {
         hardwareFactories.first(where: Gst.hasElement)
     }
 
-    /// The encoder element, tuned for live capture: no B-frames or look-ahead (x264 zerolatency), a fast
-    /// preset on small machines, and a key frame every two seconds so a cut file still seeks well.
+    /// The encoder element, tuned for live capture: no B-frames or look-ahead (x264 zerolatency), a preset
+    /// fast enough for two cores, and a key frame every two seconds so a cut file still seeks well.
+    /// V4L2 memory-to-memory encoders take their settings from the driver's controls, so none are set.
     static func encoder(_ choice: MovieFileOutput.Encoder, bitrate: Int, frameRate: Double) -> (factory: String, properties: [(String, PropertyValue)]) {
         let keyInterval = max(1, Int((frameRate * 2).rounded()))
         let hardware = choice == .software ? nil : hardwareEncoder()
