@@ -130,13 +130,18 @@ extension CaptureSession {
         if running.firstError.value != nil { finishAfterFailure(running) }
     }
 
+    /// How long the queued pictures and sound may take to drain into the file when stopping. A machine that
+    /// could not encode in real time has up to a second of pictures queued, each slow to encode; an index
+    /// written late is worth far more than a file without one.
+    static let finishTimeout: Duration = .seconds(30)
+
     private func finish(_ running: RunningGraph, segmentOnly: Bool) async -> RecordingSummary {
         let configuration = self.configuration
         var problem: String?
         do {
             // End-of-stream goes in just downstream of every source rather than to the sources: a failed
             // source cannot send it, and a live capture source blocked in a read may not for a while.
-            try await running.pipeline.finish(timeout: .seconds(10)) { running.endAllSourcesFromDownstream() }
+            try await running.pipeline.finish(timeout: Self.finishTimeout) { running.endAllSourcesFromDownstream() }
         } catch {
             problem = "\(error)"
         }
