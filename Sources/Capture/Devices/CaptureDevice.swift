@@ -46,10 +46,6 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     }
 
     public var isCamera: Bool { mediaType == .video }
-    public var isLive: Bool {
-        if case .file = source { return false }
-        return true
-    }
 
     /// A synthetic camera: a moving test pattern (e.g. "ball", "smpte", "snow") with its label and a clock burnt in.
     public static func testPatternCamera(id: String, pattern: String = "smpte", label: String? = nil, moving: Bool = true,

@@ -33,14 +33,11 @@ final class FirstError: @unchecked Sendable {
     private let lock = NSLock()
     private var text: String?
 
-    /// Keeps `reason` if it is the first; returns whether it was.
-    @discardableResult
-    func record(_ reason: String) -> Bool {
+    /// Keeps `reason` if it is the first.
+    func record(_ reason: String) {
         lock.lock()
-        defer { lock.unlock() }
-        guard text == nil else { return false }
-        text = reason
-        return true
+        if text == nil { text = reason }
+        lock.unlock()
     }
 
     var value: String? {
