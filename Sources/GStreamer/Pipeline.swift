@@ -31,10 +31,10 @@ public final class Pipeline: Bin, @unchecked Sendable {
         defer { _ = try? setState(.null) }
         guard currentState == .playing || currentState == .paused else { return }
         if let endStreams { endStreams() } else { sendEndOfStream() }
-        let firstError = ErrorBox()
+        let firstError = Locked<GStreamerError?>(nil)
         let ended = try await messages.first(timeout: timeout) { message in
             if case .error(let text, let debug) = message.kind {
-                firstError.keep(.pipelineError(source: message.sourcePath ?? "pipeline", message: text, debug: debug))
+                firstError.withValue { $0 = $0 ?? .pipelineError(source: message.sourcePath ?? "pipeline", message: text, debug: debug) }
             }
             if case .eos = message.kind { return true }
             return false
@@ -65,23 +65,5 @@ public final class Pipeline: Bin, @unchecked Sendable {
         guard let clock = gst_element_get_clock(element) else { return nil }
         defer { gst_object_unref(clock) }
         return takeString(gst_object_get_name(pc_gst_object(clock)))
-    }
-}
-
-/// The first error seen by a closure that runs on another thread.
-private final class ErrorBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: GStreamerError?
-
-    func keep(_ candidate: GStreamerError) {
-        lock.lock()
-        if error == nil { error = candidate }
-        lock.unlock()
-    }
-
-    var value: GStreamerError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return error
     }
 }

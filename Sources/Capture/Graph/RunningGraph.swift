@@ -11,10 +11,9 @@ final class RunningGraph: @unchecked Sendable {
     /// Timestamps of the composed picture as it enters the file.
     let written = FrameCounter()
     /// The first error the pipeline posted.
-    let firstError = FirstError()
-    /// Whether the graph reached PLAYING; failures before that are the start's to report.
-    let started = Latch()
-    let stopped = Latch()
+    let firstError = Locked<String?>(nil)
+    /// Whether the graph reached PLAYING (failures before that are the start's to report), and stopped.
+    let started = Locked(false), stopped = Locked(false)
     /// Composed pictures before and after the queue that drops them when encoding falls behind.
     let composed = FrameCounter(), encoded = FrameCounter()
     private var subscriptions: [AppSinkSubscription] = []
@@ -80,7 +79,7 @@ final class RunningGraph: @unchecked Sendable {
     /// Frames each camera delivered, and how many of them never reached the picture. While running, up to
     /// `inFlight` frames per camera are still in its queue and are not counted as dropped.
     var cameraFrames: [(inputID: String, frames: Int, dropped: Int)] {
-        let inFlight = started.isSet && !stopped.isSet ? 3 : 0
+        let inFlight = started.value && !stopped.value ? 3 : 0
         return plan.cameraTaps.map { tap in
             let frames = captured[tap.inputID]?.value ?? 0
             let reached = delivered[tap.inputID]?.value ?? frames
@@ -90,7 +89,7 @@ final class RunningGraph: @unchecked Sendable {
 
     /// What the file holds once the graph has stopped.
     func summary(path: String?, problem: String?) -> RecordingSummary {
-        stopped.set()
+        stopped.withValue { $0 = true }
         let cameras = cameraFrames.map {
             RecordingSummary.Camera(inputID: $0.inputID, mode: plan.cameraModes[$0.inputID]?.description ?? "", frames: $0.frames, dropped: $0.dropped)
         }
@@ -104,16 +103,13 @@ final class RunningGraph: @unchecked Sendable {
     /// calls `reached` once the picture gets there, so a timed recording is exact to the frame.
     func limitRecording(to limit: Duration, reached: @escaping @Sendable () -> Void) throws {
         guard let muxName = plan.muxName, let mux = pipeline.element(named: muxName) else { return }
-        let fired = Latch()
+        let fired = Locked(false)
         for (index, padName) in plan.muxPads.enumerated() {
             let isPicture = index == 0
             try mux.staticPad(padName).addBufferProbe { [written] time in
                 guard let time else { return .pass }
                 if time >= limit {
-                    if isPicture && !fired.isSet {
-                        fired.set()
-                        reached()
-                    }
+                    if isPicture && fired.withValue({ done in defer { done = true }; return !done }) { reached() }
                     return .drop
                 }
                 if isPicture { written.bump(time) }

@@ -125,7 +125,7 @@ extension CaptureSession {
             // The pipeline's own error says more than "state change failed".
             throw ConfigurationError("could not start: \(running.firstError.value ?? "\(error)")")
         }
-        running.started.set()
+        running.started.withValue { $0 = true }
         eventContinuation.yield(.started)
         if running.firstError.value != nil { finishAfterFailure(running) }
     }
@@ -172,13 +172,13 @@ extension CaptureSession {
         case .error(let text, let debug):
             let deviceID = running.inputID(forElementPath: message.sourcePath, configuration: configuration)
             let reason = text + (debug.map { " (\($0.split(separator: "\n").first ?? ""))" } ?? "")
-            running.firstError.record((deviceID ?? message.sourceName ?? "pipeline") + ": " + reason)
+            running.firstError.withValue { $0 = $0 ?? (deviceID ?? message.sourceName ?? "pipeline") + ": " + reason }
             eventContinuation.yield(.runtimeError(deviceID: deviceID, reason: reason))
             // Before PLAYING, a failure is the start's to handle: it throws, or finishes once playing.
-            if running.started.isSet { finishAfterFailure(running) }
+            if running.started.value { finishAfterFailure(running) }
         case .eos where message.sourcePath?.split(separator: "/").count == 1:
             // Every branch ended by itself (clips played out): the recording is over.
-            if running.started.isSet { finishAfterFailure(running) }
+            if running.started.value { finishAfterFailure(running) }
         default:
             break
         }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A counter bumped from streaming threads and read by the status line.
+final class FrameCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var last: Duration?
+
+    func bump(_ time: Duration?) {
+        lock.lock()
+        count += 1
+        if let time { last = time }
+        lock.unlock()
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+
+    /// The newest timestamp seen.
+    var lastTime: Duration? {
+        lock.lock()
+        defer { lock.unlock() }
+        return last
+    }
+}
