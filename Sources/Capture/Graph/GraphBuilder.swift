@@ -111,6 +111,7 @@ struct GraphBuilder {
             plan.pictureQueue = queue
             let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate)
             plan.chain([compositor, caps, queue, encoded.first])
+            plan.pictureEncoder = encoded.first
             muxVideo.append(encoded.last)
         }
 
@@ -338,6 +339,7 @@ struct GraphBuilder {
     private mutating func addVideoEncoder(_ movie: MovieFileOutput, prefix: String, bitrate: Int, rate: Double) -> (first: String, last: String) {
         let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate)
         let encoder = plan.add("\(prefix)-encode", factory, properties)
+        plan.encoders.append(encoder)
         let parse = plan.add("\(prefix)-parse", "h264parse")
         let queue = plan.add("\(prefix)-mux-queue", "queue", Self.muxQueue)
         plan.chain([encoder, parse, queue])
@@ -347,6 +349,7 @@ struct GraphBuilder {
     private mutating func addAudioEncoder(_ movie: MovieFileOutput, prefix: String, after upstream: String) -> String {
         let convert = plan.add("\(prefix)-convert", "audioconvert")
         let encoder = plan.add("\(prefix)-encode", "opusenc", [("bitrate", .int(Int64(movie.audioBitrate * 1000)))])
+        plan.encoders.append(encoder)
         let queue = plan.add("\(prefix)-mux-queue", "queue", Self.muxQueue)
         plan.chain([upstream, convert, encoder, queue])
         return queue

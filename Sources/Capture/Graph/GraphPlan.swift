@@ -42,6 +42,9 @@ public struct GraphPlan: Sendable {
     public var muxPads: [String] = []
     public var muxName: String?
     public var compositorName: String?
+    /// Every encoder, and the one of the composed picture.
+    public var encoders: [String] = []
+    public var pictureEncoder: String?
     /// The queue before the picture's encoder, where pictures are dropped when encoding falls behind.
     public var pictureQueue: String?
     public var mixerName: String?

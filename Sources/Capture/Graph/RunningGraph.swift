@@ -99,39 +99,33 @@ final class RunningGraph: @unchecked Sendable {
                                 droppedPictures: droppedPictures, fileSize: size, problem: problem)
     }
 
-    /// Cuts every track of the file at `limit` (buffers at or past it are dropped before the muxer) and
-    /// calls `reached` once the picture gets there, so a timed recording is exact to the frame.
+    /// Counts the pictures that reach the file. With a `limit`, also cuts every track at it (buffers at or
+    /// past it are dropped before the muxer) and calls `reached` once the picture gets there, so a timed
+    /// recording is exact to the frame.
     ///
     /// Buffers past the limit are also dropped before every encoder: a machine that cannot encode in real
     /// time has a backlog queued there, and encoding what the file will not keep would only delay the stop.
-    func limitRecording(to limit: Duration, reached: @escaping @Sendable () -> Void) throws {
+    func watchFile(limit: Duration?, reached: @escaping @Sendable () -> Void) throws {
         guard let muxName = plan.muxName, let mux = pipeline.element(named: muxName) else { return }
-        let fired = Locked(false)
-        for node in plan.nodes where node.name.hasSuffix("-encode") {
-            let isPicture = node.name == "picture-encode"
-            try pipeline.element(named: node.name)?.staticPad("sink").addBufferProbe { time in
-                guard let time, time >= limit else { return .pass }
-                if isPicture && fired.withValue({ done in defer { done = true }; return !done }) { reached() }
-                return .drop
+        if let limit {
+            let fired = Locked(false)
+            for encoder in plan.encoders {
+                let isPicture = encoder == plan.pictureEncoder
+                try pipeline.element(named: encoder)?.staticPad("sink").addBufferProbe { time in
+                    guard let time, time >= limit else { return .pass }
+                    if isPicture && fired.withValue({ done in defer { done = true }; return !done }) { reached() }
+                    return .drop
+                }
             }
         }
         for (index, padName) in plan.muxPads.enumerated() {
             let isPicture = index == 0
             try mux.staticPad(padName).addBufferProbe { [written] time in
                 guard let time else { return .pass }
-                if time >= limit { return .drop }
+                if let limit, time >= limit { return .drop }
                 if isPicture { written.bump(time) }
                 return .pass
             }
-        }
-    }
-
-    /// Counts what reaches the file when no limit is set.
-    func countWrittenPictures() throws {
-        guard let muxName = plan.muxName, let first = plan.muxPads.first, let mux = pipeline.element(named: muxName) else { return }
-        try mux.staticPad(first).addBufferProbe { [written] time in
-            written.bump(time)
-            return .pass
         }
     }
 

@@ -93,12 +93,8 @@ extension CaptureSession {
     }
 
     private func start(_ running: RunningGraph, _ configuration: SessionConfiguration) async throws {
-        if let limit = recordingLimit {
-            try running.limitRecording(to: limit) { [weak self] in
-                Task { [weak self] in _ = try? await self?.stopRunning() }
-            }
-        } else {
-            try running.countWrittenPictures()
+        try running.watchFile(limit: recordingLimit) { [weak self] in
+            Task { [weak self] in _ = try? await self?.stopRunning() }
         }
         let subscription = running.pipeline.bus.subscribe { [weak self] message in
             self?.handle(message, from: running, configuration: configuration)
