@@ -133,6 +133,47 @@ static inline GstClockTime pc_pad_running_time(GstPad *pad, GstClockTime pts) {
     return result;
 }
 
+// MARK: samples taken from pads, and buffers pushed back in
+
+/// The buffer as a sample with the pad's caps and segment, so its running time can be computed later.
+static inline GstSample *pc_sample_from_pad(GstPad *pad, GstBuffer *buffer) {
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+    const GstSegment *segment = NULL;
+    if (event) gst_event_parse_segment(event, &segment);
+    GstSample *sample = gst_sample_new(buffer, caps, segment, NULL);
+    if (caps) gst_caps_unref(caps);
+    if (event) gst_event_unref(event);
+    return sample;
+}
+
+/// A sample's presentation time as running time, from the segment it carries (raw PTS otherwise).
+static inline GstClockTime pc_sample_running_time(GstSample *sample) {
+    GstBuffer *buffer = gst_sample_get_buffer(sample);
+    if (!buffer || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_CLOCK_TIME_NONE;
+    GstSegment *segment = gst_sample_get_segment(sample);
+    if (!segment || segment->format != GST_FORMAT_TIME) return GST_BUFFER_PTS(buffer);
+    return gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+}
+
+static inline gboolean pc_buffer_is_delta(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_DELTA_UNIT); }
+
+/// A copy sharing the buffer's memory (no pixels copied), with its times given as running times moved
+/// back by `origin`, so a clip cut out of a running stream starts at zero.
+static inline GstBuffer *pc_buffer_retimed(GstSample *sample, GstClockTime origin) {
+    GstBuffer *buffer = gst_sample_get_buffer(sample);
+    GstSegment *segment = gst_sample_get_segment(sample);
+    GstBuffer *copy = gst_buffer_copy(buffer);
+    GstClockTime pts = GST_BUFFER_PTS(copy), dts = GST_BUFFER_DTS(copy);
+    if (segment && segment->format == GST_FORMAT_TIME) {
+        if (GST_CLOCK_TIME_IS_VALID(pts)) pts = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts);
+        if (GST_CLOCK_TIME_IS_VALID(dts)) dts = gst_segment_to_running_time(segment, GST_FORMAT_TIME, dts);
+    }
+    GST_BUFFER_PTS(copy) = GST_CLOCK_TIME_IS_VALID(pts) ? (pts > origin ? pts - origin : 0) : GST_CLOCK_TIME_NONE;
+    GST_BUFFER_DTS(copy) = GST_CLOCK_TIME_IS_VALID(dts) ? (dts > origin ? dts - origin : 0) : GST_CLOCK_TIME_NONE;
+    return copy;
+}
+
 // MARK: variadic calls
 
 static inline GstMessage *pc_message_new_wake(GstObject *src) {

@@ -9,6 +9,7 @@ public class Element: Object, @unchecked Sendable {
     /// The wrapper class matching the object's real type, so a bin found by name comes back as a Bin.
     static func wrap(_ pointer: UnsafeMutableRawPointer, _ ownership: Ownership) -> Element {
         if pc_is_app_sink(pointer) != 0 { return AppSink(pointer, ownership) }
+        if pc_is_app_src(pointer) != 0 { return AppSource(pointer, ownership) }
         if pc_is_bin(pointer) != 0 { return Bin(pointer, ownership) }
         return Element(pointer, ownership)
     }

@@ -18,6 +18,7 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
     case timeout(String)
     case mapFailed(String)
     case pipelineError(source: String, message: String, debug: String?)
+    case pushFailed(element: String, flow: Int)
 
     public var description: String {
         switch self {
@@ -55,6 +56,8 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
             return "could not map \(what)"
         case .pipelineError(let source, let message, let debug):
             return "\(source): \(message)" + (debug.map { " (\($0))" } ?? "")
+        case .pushFailed(let element, let flow):
+            return "'\(element)' refused a buffer (flow \(flow)): the pipeline is not running"
         }
     }
 

@@ -14,6 +14,13 @@ public final class Sample: @unchecked Sendable {
     /// Presentation time on the pipeline's running-time scale.
     public var presentationTime: Duration? { buffer.flatMap { .clockTime(pc_buffer_pts($0)) } }
 
+    /// Presentation time as running time, from the segment the sample carries: comparable across branches
+    /// even after an encoder that shifts its raw timestamps.
+    public var runningTime: Duration? { .clockTime(pc_sample_running_time(raw)) }
+
+    /// Whether the buffer can be decoded on its own (a key frame, or any raw frame).
+    public var isKeyFrame: Bool { buffer.map { pc_buffer_is_delta($0) == 0 } ?? false }
+
     public var duration: Duration? { buffer.flatMap { .clockTime(pc_buffer_duration($0)) } }
 
     public var byteCount: Int { buffer.map { Int(gst_buffer_get_size($0)) } ?? 0 }
@@ -56,6 +63,10 @@ public struct VideoFrame {
     public var planeCount: Int { info.planes.count }
 
     public func stride(plane: Int) -> Int { Int(pc_video_frame_plane_stride(frame, guint(plane))) }
+
+    /// Width and height of the plane's component, in samples (chroma planes are smaller in 4:2:0).
+    public func componentWidth(plane: Int) -> Int { Int(pc_video_frame_comp_width(frame, guint(plane))) }
+    public func componentHeight(plane: Int) -> Int { Int(pc_video_frame_comp_height(frame, guint(plane))) }
 
     /// The bytes of one plane: `stride(plane:)` bytes per row.
     public func plane(_ index: Int) -> UnsafeRawBufferPointer {

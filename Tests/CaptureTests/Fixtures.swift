@@ -1,5 +1,6 @@
-import Capture
+@testable import Capture
 import Foundation
+import PipcamTestSupport
 
 /// Two synthetic cameras and two tones, connected to a movie file: the smallest full session.
 enum Fixtures {
@@ -27,4 +28,15 @@ enum Fixtures {
 /// Waits for a session event matching `predicate`.
 func waitForEvent(_ session: CaptureSession, timeout: Duration = .seconds(20), _ predicate: @escaping @Sendable (SessionEvent) -> Bool) async throws -> SessionEvent? {
     try await session.events.first(timeout: timeout, where: predicate)
+}
+
+/// Records `configuration` for `seconds` (exact to the frame) and returns the summary once stopped.
+func record(_ configuration: SessionConfiguration, seconds: Double, during: ((CaptureSession) async throws -> Void)? = nil) async throws -> RecordingSummary {
+    let session = try CaptureSession(configuration: configuration)
+    session.recordingLimit = .milliseconds(Int64(seconds * 1000))
+    try await session.startRunning()
+    try await during?(session)
+    let stopped = try await waitForEvent(session) { if case .stopped = $0 { return true }; return false }
+    guard case .stopped(let summary)? = stopped else { throw ProbeError("the session did not stop") }
+    return summary
 }

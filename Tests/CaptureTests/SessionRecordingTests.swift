@@ -5,16 +5,6 @@ import XCTest
 
 /// Sessions recording real files from synthetic devices, checked with ffprobe and decoded pixels.
 final class SessionRecordingTests: XCTestCase {
-    private func record(_ configuration: SessionConfiguration, seconds: Double, during: ((CaptureSession) async throws -> Void)? = nil) async throws -> RecordingSummary {
-        let session = try CaptureSession(configuration: configuration)
-        session.recordingLimit = .milliseconds(Int64(seconds * 1000))
-        try await session.startRunning()
-        try await during?(session)
-        let stopped = try await waitForEvent(session) { if case .stopped = $0 { return true }; return false }
-        guard case .stopped(let summary)? = stopped else { throw ProbeError("the session did not stop") }
-        return summary
-    }
-
     func testMirroredMainCameraIsFlippedLeftToRight() async throws {
         let file = try Paths.scratch("mirror") + "/out.mkv"
         var configuration = Fixtures.configuration(path: file, cameras: [Fixtures.front], microphones: [])
@@ -147,21 +137,6 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
     }
 
-    func testVideoDataOutputDeliversFramesWithTheirGeometry() async throws {
-        let file = try Paths.scratch("tap") + "/out.mkv"
-        var configuration = Fixtures.configuration(path: file, microphones: [])
-        let frames = FrameCollector()
-        configuration.videoDataOutputs.append(VideoDataOutput(id: "tap", pixelFormat: "RGBx") { sample in frames.add(sample) })
-        configuration.connections.append(Connection(from: configuration.inputs[0].port, to: "tap"))
-        _ = try await record(configuration, seconds: 1)
-        let first = try XCTUnwrap(frames.first)
-        let info = try XCTUnwrap(first.videoInfo)
-        XCTAssertEqual([info.width, info.height], [1280, 720])
-        XCTAssertEqual(info.format, "RGBx")
-        XCTAssertEqual(info.planes.first?.stride, 1280 * 4)
-        XCTAssertGreaterThan(frames.count, 20)
-    }
-
     func testARecordedClipReplaysAsALiveCamera() async throws {
         let folder = try Paths.scratch("clip")
         // A clip of the ball camera alone, then that clip as the inset of a new recording.
@@ -190,12 +165,4 @@ final class SessionRecordingTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("could not start: clip: "), "\(error)")
         }
     }
-}
-
-final class FrameCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var samples: [Sample] = []
-    func add(_ sample: Sample) { lock.lock(); if samples.count < 100 { samples.append(sample) }; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return samples.count }
-    var first: Sample? { lock.lock(); defer { lock.unlock() }; return samples.first }
 }

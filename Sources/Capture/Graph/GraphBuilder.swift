@@ -62,7 +62,8 @@ struct GraphBuilder {
             var deliveredTap: (String, String)?
             for connection in connections {
                 let branch = "\(prefix)-\(connection.outputID)"
-                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 3))
+                let keepsLate = configuration.videoDataOutputs.first { $0.id == connection.outputID }?.alwaysDiscardsLateVideoFrames == false
+                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: keepsLate ? DataDelivery<VideoDataFrame>.backlog : 3))
                 let valve = plan.add("\(branch)-valve", "valve", Self.valve(connection))
                 let flip = plan.add("\(branch)-flip", "videoflip", [("video-direction", .string(connection.videoDirection))])
                 plan.chain([queue, valve, flip])
@@ -87,14 +88,7 @@ struct GraphBuilder {
                     plan.link(toPicture, to: compositor, pad, padProperties: Self.padProperties(region))
                     deliveredTap = (compositor, pad)
                 } else if let output = configuration.videoDataOutputs.first(where: { $0.id == connection.outputID }) {
-                    let convert = plan.add("\(branch)-convert", "videoconvert")
-                    let caps = plan.add("\(branch)-caps", "capsfilter", [("caps", .string("video/x-raw,format=\(output.pixelFormat)"))])
-                    let sink = plan.add("\(branch)-sink", "appsink", [
-                        ("sync", .bool(false)), ("max-buffers", .uint(output.alwaysDiscardsLateVideoFrames ? 1 : 30)),
-                        ("drop", .bool(output.alwaysDiscardsLateVideoFrames)),
-                    ])
-                    plan.appSinks[output.id] = sink
-                    plan.chain([flip, convert, caps, sink])
+                    addVideoTap(output, branch: branch, after: flip)
                 }
             }
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
@@ -147,11 +141,11 @@ struct GraphBuilder {
                     plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))])
                     mixerInputs += 1
                 } else if let output = configuration.audioDataOutputs.first(where: { $0.id == connection.outputID }) {
-                    let convert = plan.add("\(branch)-convert", "audioconvert")
-                    let caps = plan.add("\(branch)-caps", "capsfilter", [("caps", .string("audio/x-raw,format=F32LE,layout=interleaved"))])
-                    let sink = plan.add("\(branch)-sink", "appsink", [("sync", .bool(false)), ("max-buffers", .uint(50)), ("drop", .bool(true))])
-                    plan.appSinks[output.id] = sink
-                    plan.chain([valve, convert, caps, sink])
+                    var chain = [valve, plan.add("\(branch)-convert", "audioconvert")]
+                    if output.sampleRate != nil { chain.append(plan.add("\(branch)-resample", "audioresample")) }
+                    chain.append(plan.add("\(branch)-caps", "capsfilter", [("caps", .string(output.caps))]))
+                    chain.append(addAppSink(for: output.id, branch: branch, discardsLate: output.alwaysDiscardsLateBuffers))
+                    plan.chain(chain)
                 }
             }
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
@@ -180,6 +174,27 @@ struct GraphBuilder {
     }
 
     // MARK: pieces
+
+    /// A video data output's branch: scaled first (cheap at a smaller size), then converted; elements the
+    /// output does not need are left out, so a tap of the captured frames as they are costs almost nothing.
+    private mutating func addVideoTap(_ output: VideoDataOutput, branch: String, after flip: String) {
+        var chain = [flip]
+        if output.size != nil { chain.append(plan.add("\(branch)-scale", "videoscale")) }
+        if output.pixelFormat != nil { chain.append(plan.add("\(branch)-convert", "videoconvert")) }
+        chain.append(plan.add("\(branch)-caps", "capsfilter", [("caps", .string(output.caps))]))
+        chain.append(addAppSink(for: output.id, branch: branch, discardsLate: output.alwaysDiscardsLateVideoFrames))
+        plan.chain(chain)
+    }
+
+    /// The appsink of a data output. It never syncs to the clock (frames are already live) and never lets
+    /// buffers pile up: `DataDelivery` decides what a slow consumer loses.
+    private mutating func addAppSink(for outputID: String, branch: String, discardsLate: Bool) -> String {
+        let sink = plan.add("\(branch)-sink", "appsink", [
+            ("sync", .bool(false)), ("max-buffers", .uint(1)), ("drop", .bool(discardsLate)),
+        ])
+        plan.appSinks[outputID] = sink
+        return sink
+    }
 
     /// Feeds branches from one element: directly when there is one, through a tee when there are more.
     private mutating func fanOut(from source: String, to branches: [String], tee name: String) {
@@ -221,8 +236,8 @@ struct GraphBuilder {
         return common < target - 0.01 ? (modes(at: common), common) : (first, target)
     }
 
-    /// The size each camera must deliver: where it is shown, or the whole picture for an isolated track
-    /// or a data output; an explicit active format always wins.
+    /// The size each camera must deliver: where it is shown, the whole picture for an isolated track, or
+    /// the size a data output asks for; an explicit active format always wins.
     private func captureMode(for input: DeviceInput, connections: [Connection], composed: (main: Connection, second: Connection?)?,
                              regions: (main: Region, second: Region), isolated: Bool, rate target: Double) -> CaptureMode {
         let rate = input.activeFrameRate ?? target
@@ -232,10 +247,16 @@ struct GraphBuilder {
         }
         let full = configuration.preset.outputSize
         var needed = (width: 0, height: 0)
+        let recorded = connections.contains { $0.outputID == configuration.movieFile?.id }
         for connection in connections {
             var size = full
             let shown = connection == composed?.main ? regions.main : connection == composed?.second ? regions.second : nil
             if let shown, !isolated { size = (shown.width, shown.height) }
+            if let tap = configuration.videoDataOutputs.first(where: { $0.id == connection.outputID }) {
+                // A tap takes what the camera captures for the picture, or the size it asks for.
+                guard let wanted = tap.size ?? (recorded ? nil : PixelSize(width: full.0, height: full.1)) else { continue }
+                size = (wanted.width, wanted.height)
+            }
             if connection.rotation.isQuarterTurn { size = (size.1, size.0) }
             needed = (max(needed.width, size.0), max(needed.height, size.1))
         }

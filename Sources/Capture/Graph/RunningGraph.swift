@@ -45,15 +45,29 @@ final class RunningGraph: @unchecked Sendable {
             try queue.staticPad("src").addBufferProbe { [encoded] time in encoded.bump(time); return .pass }
         }
         for output in configuration.videoDataOutputs {
-            if let name = plan.appSinks[output.id], let sink = pipeline.element(named: name) as? AppSink {
-                subscriptions.append(sink.onSample(output.handler))
-            }
+            guard let sink = appSink(for: output.id), let cameraID = configuration.deviceID(feeding: output.id) else { continue }
+            let delivery = output.delivery
+            delivery.configure(discardsLate: output.alwaysDiscardsLateVideoFrames)
+            subscriptions.append(sink.onSample { sample in
+                if let frame = VideoDataFrame(sample: sample, cameraID: cameraID, sequenceNumber: delivery.nextSequenceNumber()) {
+                    delivery.offer(frame)
+                }
+            })
         }
         for output in configuration.audioDataOutputs {
-            if let name = plan.appSinks[output.id], let sink = pipeline.element(named: name) as? AppSink {
-                subscriptions.append(sink.onSample(output.handler))
-            }
+            guard let sink = appSink(for: output.id), let microphoneID = configuration.deviceID(feeding: output.id) else { continue }
+            let delivery = output.delivery
+            delivery.configure(discardsLate: output.alwaysDiscardsLateBuffers)
+            subscriptions.append(sink.onSample { sample in
+                if let buffer = AudioDataBuffer(sample: sample, microphoneID: microphoneID, sequenceNumber: delivery.nextSequenceNumber()) {
+                    delivery.offer(buffer)
+                }
+            })
         }
+    }
+
+    private func appSink(for outputID: String) -> AppSink? {
+        plan.appSinks[outputID].flatMap { pipeline.element(named: $0) as? AppSink }
     }
 
     /// Keeps the session's bus subscription and device monitor for as long as this graph runs.

@@ -147,6 +147,7 @@ extension CaptureSession {
             if graph === running { graph = nil }
             stopTask = nil
         }
+        if !segmentOnly { configuration.finishDataOutputs() }
         eventContinuation.yield(segmentOnly ? .segmentFinished(summary) : .stopped(summary))
         return summary
     }

@@ -34,6 +34,17 @@ public struct SessionConfiguration: Sendable {
 
     public func input(_ id: String) -> DeviceInput? { inputs.first { $0.id == id } }
 
+    /// The device whose port is connected to a data output (they take exactly one).
+    func deviceID(feeding outputID: String) -> String? {
+        connections.first { $0.outputID == outputID }?.inputPorts.first.flatMap { input($0.inputID)?.device.id }
+    }
+
+    /// Ends the data outputs' streams when the session stops.
+    func finishDataOutputs() {
+        for output in videoDataOutputs { output.delivery.finish() }
+        for output in audioDataOutputs { output.delivery.finish() }
+    }
+
     /// Connections into the movie file, cameras then microphones, in the order they were added.
     func movieConnections(_ mediaType: MediaType) -> [Connection] {
         guard let movie = movieFile else { return [] }
