@@ -284,7 +284,9 @@ struct GraphBuilder {
                 properties += [("background-color", .uint(0xff20_2080)), ("foreground-color", .uint(0xffff_e000))]
             }
             let source = plan.add("\(prefix)-src", "videotestsrc", properties)
-            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps))])
+            // Left to choose, the pattern would be drawn in its first format, 64-bit RGBA: eight bytes a
+            // pixel to draw and convert. I420 is what the compositor composes in, so nothing converts.
+            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps.replacingOccurrences(of: "video/x-raw,", with: "video/x-raw,format=I420,")))])
             let clock = plan.add("\(prefix)-clock", "timeoverlay", [
                 ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
