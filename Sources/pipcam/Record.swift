@@ -34,6 +34,9 @@ struct Record: AsyncParsableCommand {
     @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
     var standIns = false
 
+    @OptionGroup(title: "Analysis")
+    var analysis: AnalysisOptions
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
@@ -69,6 +72,8 @@ struct Record: AsyncParsableCommand {
         }
         if let layout { configuration.layout.kind = layout }
         if let preset { configuration.preset = preset }
+        let analysisLog = try analysis.start(on: &configuration, force: force)
+        defer { analysisLog?.finish() }
         let session = try CaptureSession(configuration: configuration)
         if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
 

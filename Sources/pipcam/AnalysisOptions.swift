@@ -1,0 +1,102 @@
+import ArgumentParser
+import Capture
+import Foundation
+
+/// `record --analyze FILE.jsonl`: per-frame brightness and motion, per-buffer sound levels, and scene
+/// advice, written as JSON lines while recording.
+struct AnalysisOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Write per-frame and per-buffer measurements to this file, as JSON lines.", valueName: "file.jsonl"))
+    var analyze: String?
+
+    @Option(name: .customLong("analyze-size"), help: "Frame size to analyze at, WxH, or 'captured' for the frames as captured.")
+    var size = "160x90"
+
+    @Option(name: .customLong("dark-threshold"), help: "Mean luma (0-255) under which a camera is too dark, held for 2 s.")
+    var darkThreshold = 40.0
+
+    func validate() throws {
+        if size != "captured" && PixelSize(size) == nil {
+            throw ValidationError("--analyze-size takes WxH (e.g. 160x90) or 'captured', not '\(size)'")
+        }
+        if !(0...255).contains(darkThreshold) { throw ValidationError("--dark-threshold is a luma between 0 and 255, not \(darkThreshold)") }
+    }
+
+    /// Adds the analyzer's taps to `configuration` and opens the log; nil without --analyze.
+    func start(on configuration: inout SessionConfiguration, force: Bool) throws -> AnalysisLog? {
+        guard let analyze else { return nil }
+        let log = try AnalysisLog(path: analyze, force: force)
+        let analyzer = SessionAnalyzer(size: size == "captured" ? nil : PixelSize(size), darkThreshold: darkThreshold) { record in
+            log.write(record)
+        }
+        analyzer.attach(to: &configuration)
+        log.analyzer = analyzer
+        return log
+    }
+}
+
+/// The JSON-lines file of an analysis. Lines are buffered and written in blocks; `finish` writes the
+/// rest once the analyzer has caught up, so a stopped recording's log is complete.
+final class AnalysisLog: @unchecked Sendable {
+    private let handle: FileHandle
+    private let lock = NSLock()
+    private var pending = Data()
+    var analyzer: SessionAnalyzer?
+
+    init(path: String, force: Bool) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) && !force { throw CLIError("\(path) exists; pass --force to overwrite it") }
+        guard manager.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CLIError("cannot write the analysis to \(path)")
+        }
+        self.handle = handle
+    }
+
+    func write(_ record: SessionAnalyzer.Record) {
+        let line = Self.line(record)
+        if case .advice(let device, _, .tooDark(let luma)) = record {
+            FileHandle.standardError.write(Data(String(format: "\nadvice: %@ is too dark (mean luma %.0f of 255); add light\n", device, luma).utf8))
+        }
+        lock.withLock {
+            pending.append(line)
+            if pending.count >= 1 << 16 { flushLocked() }
+        }
+    }
+
+    func finish() {
+        analyzer?.drain()
+        lock.withLock { flushLocked() }
+        try? handle.close()
+    }
+
+    private func flushLocked() {
+        try? handle.write(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// One JSON object: `event` says what it is, `time` is seconds of recording, `device` the device id.
+    static func line(_ record: SessionAnalyzer.Record) -> Data {
+        var object: [String: Any]
+        switch record {
+        case .frame(let device, let time, let sequence, let meanLuma, let motion):
+            object = ["event": "frame", "device": device, "time": rounded(time.seconds, 4), "sequence": sequence,
+                      "luma": rounded(meanLuma, 2), "motion": rounded(motion, 4)]
+        case .sound(let device, let time, let sequence, let levels):
+            object = ["event": "sound", "device": device, "time": rounded(time.seconds, 4), "sequence": sequence,
+                      "rms": levels.rms.map { rounded($0, 4) }, "peak": levels.peak.map { rounded($0, 4) }]
+        case .advice(let device, let time, let advice):
+            object = ["event": "advice", "device": device, "time": rounded(time.seconds, 4)]
+            switch advice {
+            case .tooDark(let luma): object["advice"] = "too-dark"; object["luma"] = rounded(luma, 2)
+            case .brightEnough(let luma): object["advice"] = "bright-enough"; object["luma"] = rounded(luma, 2)
+            }
+        }
+        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        data.append(0x0A)
+        return data
+    }
+
+    private static func rounded(_ value: Double, _ places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (value * scale).rounded() / scale
+    }
+}
