@@ -15,11 +15,11 @@ public final class AppSink: Element, @unchecked Sendable {
         try set(["max-buffers": UInt32(maxBuffers), "drop": drop, "sync": sync])
     }
 
-    /// Calls `body` with every sample on the streaming thread.
+    /// Calls `body` with every sample on the streaming thread, and `ended` at end-of-stream.
     @discardableResult
-    public func onSample(_ body: @escaping @Sendable (Sample) -> Void) -> AppSinkSubscription {
+    public func onSample(_ body: @escaping @Sendable (Sample) -> Void, ended: @escaping @Sendable () -> Void = {}) -> AppSinkSubscription {
         let fanout = AppSinkFanout.attached(to: self)
-        let id = fanout.add(deliver: body, finish: {})
+        let id = fanout.add(deliver: body, finish: ended)
         return AppSinkSubscription { fanout.remove(id) }
     }
 

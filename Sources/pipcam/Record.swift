@@ -37,6 +37,12 @@ struct Record: AsyncParsableCommand {
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
+    @Option(name: .long, help: ArgumentHelp("Take a photo on SIGUSR1 (kill -USR1 <pid>) into this folder; cameras are then captured at full size.", valueName: "folder"))
+    var photos: String?
+
+    @OptionGroup(title: "Photos")
+    var photo: PhotoOptions
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
@@ -72,6 +78,8 @@ struct Record: AsyncParsableCommand {
         }
         if let layout { configuration.layout.kind = layout }
         if let preset { configuration.preset = preset }
+        let photoFolder = try photos.map(PhotoOptions.checkFolder)
+        if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         let analysisLog = try analysis.start(on: &configuration, force: force)
         defer { analysisLog?.finish() }
         let session = try CaptureSession(configuration: configuration)
@@ -79,6 +87,7 @@ struct Record: AsyncParsableCommand {
 
         let stopper = SignalStopper(session: session)
         defer { stopper.cancel() }
+        let photoTrigger = PhotoTrigger(session: session, directory: photoFolder, options: photo)
         let existed = FileManager.default.fileExists(atPath: path)
         do {
             try await session.startRunning()
@@ -112,6 +121,7 @@ struct Record: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("\nfinished \(summary.path ?? "a file"); recording goes on in the next\n".utf8))
             case .stopped(let summary):
                 ticker.cancel()
+                await photoTrigger.finish()
                 StatusLine().finish()
                 print(summary)
                 if let failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }

@@ -10,10 +10,12 @@ enum EncoderChoice {
     }
 
     /// The encoder element, tuned for live capture: no B-frames or look-ahead (x264 zerolatency), a preset
-    /// fast enough for two cores, and a key frame every two seconds so a cut file still seeks well.
+    /// fast enough for two cores, and a key frame every two seconds so a cut file still seeks well (every
+    /// second when live photos cut clips out of the stream).
     /// V4L2 memory-to-memory encoders take their settings from the driver's controls, so none are set.
-    static func encoder(_ choice: MovieFileOutput.Encoder, bitrate: Int, frameRate: Double) -> (factory: String, properties: [(String, PropertyValue)]) {
-        let keyInterval = max(1, Int((frameRate * 2).rounded()))
+    static func encoder(_ choice: MovieFileOutput.Encoder, bitrate: Int, frameRate: Double,
+                        keyFrameSeconds: Double = 2) -> (factory: String, properties: [(String, PropertyValue)]) {
+        let keyInterval = max(1, Int((frameRate * keyFrameSeconds).rounded()))
         let hardware = choice == .software ? nil : hardwareEncoder()
         switch hardware {
         case "vah264enc"?, "vah264lpenc"?:

@@ -60,7 +60,11 @@ struct GraphBuilder {
             let captured = addCameraSource(input, mode: mode, prefix: prefix)
             var heads: [String] = []
             var deliveredTap: (String, String)?
-            for connection in connections {
+            if connections.contains(where: { $0.outputID == configuration.photoOutput?.id }) {
+                // Stills are taken off the captured frames by a one-shot probe; no branch of their own.
+                plan.stillSources[input.id] = captured
+            }
+            for connection in connections where connection.outputID != configuration.photoOutput?.id {
                 let branch = "\(prefix)-\(connection.outputID)"
                 let keepsLate = configuration.videoDataOutputs.first { $0.id == connection.outputID }?.alwaysDiscardsLateVideoFrames == false
                 let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: keepsLate ? DataDelivery<VideoDataFrame>.backlog : 3))
@@ -91,6 +95,7 @@ struct GraphBuilder {
                     addVideoTap(output, branch: branch, after: flip)
                 }
             }
+            if heads.isEmpty { heads.append(plan.add("\(prefix)-discard", "fakesink", [("sync", .bool(false)), ("async", .bool(false))])) }
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
             plan.cameraTaps.append(.init(inputID: input.id, captured: captured, delivered: deliveredTap?.0, deliveredPad: deliveredTap?.1))
         }
@@ -103,7 +108,10 @@ struct GraphBuilder {
             // letting the recording fall ever further behind the cameras and microphones.
             let queue = plan.add("picture-queue", "queue", Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
             plan.pictureQueue = queue
-            let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate)
+            plan.compositeSource = caps
+            let ring = configuration.photoOutput?.isLivePhotoCaptureEnabled == true
+            let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate,
+                                          keyFrameSeconds: ring ? 1 : 2, livePhotoRing: ring)
             plan.chain([compositor, caps, queue, encoded.first])
             plan.pictureEncoder = encoded.first
             muxVideo.append(encoded.last)
@@ -236,8 +244,8 @@ struct GraphBuilder {
         return common < target - 0.01 ? (modes(at: common), common) : (first, target)
     }
 
-    /// The size each camera must deliver: where it is shown, the whole picture for an isolated track, or
-    /// the size a data output asks for; an explicit active format always wins.
+    /// The size each camera must deliver: where it is shown, the whole picture for an isolated track or a
+    /// photo, or the size a data output asks for; an explicit active format always wins.
     private func captureMode(for input: DeviceInput, connections: [Connection], composed: (main: Connection, second: Connection?)?,
                              regions: (main: Region, second: Region), isolated: Bool, rate target: Double) -> CaptureMode {
         let rate = input.activeFrameRate ?? target
@@ -252,6 +260,7 @@ struct GraphBuilder {
             var size = full
             let shown = connection == composed?.main ? regions.main : connection == composed?.second ? regions.second : nil
             if let shown, !isolated { size = (shown.width, shown.height) }
+            if connection.outputID == configuration.photoOutput?.id { size = full }
             if let tap = configuration.videoDataOutputs.first(where: { $0.id == connection.outputID }) {
                 // A tap takes what the camera captures for the picture, or the size it asks for.
                 guard let wanted = tap.size ?? (recorded ? nil : PixelSize(width: full.0, height: full.1)) else { continue }
@@ -358,14 +367,26 @@ struct GraphBuilder {
          ("sizing-policy", .string("keep-aspect-ratio"))]
     }
 
-    /// Returns the first and last element of encoder → parser → queue.
-    private mutating func addVideoEncoder(_ movie: MovieFileOutput, prefix: String, bitrate: Int, rate: Double) -> (first: String, last: String) {
-        let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate)
+    /// Returns the first and last element of encoder → parser → queue. With `livePhotoRing`, the encoded
+    /// frames also go to an appsink that keeps the last seconds in memory for live photos (references to
+    /// the same buffers: no copy, no second encode).
+    private mutating func addVideoEncoder(_ movie: MovieFileOutput, prefix: String, bitrate: Int, rate: Double,
+                                          keyFrameSeconds: Double = 2, livePhotoRing: Bool = false) -> (first: String, last: String) {
+        let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate, keyFrameSeconds: keyFrameSeconds)
         let encoder = plan.add("\(prefix)-encode", factory, properties)
         plan.encoders.append(encoder)
         let parse = plan.add("\(prefix)-parse", "h264parse")
         let queue = plan.add("\(prefix)-mux-queue", "queue", Self.muxQueue)
-        plan.chain([encoder, parse, queue])
+        plan.chain([encoder, parse])
+        if livePhotoRing {
+            let ringQueue = plan.add("\(prefix)-ring-queue", "queue", Self.leakyQueue(buffers: Int(rate.rounded()) * 2))
+            let sink = plan.add("\(prefix)-ring", "appsink", [("sync", .bool(false)), ("max-buffers", .uint(8)), ("drop", .bool(true))])
+            plan.livePhotoSink = sink
+            fanOut(from: parse, to: [queue, ringQueue], tee: "\(prefix)-ring-tee")
+            plan.link(ringQueue, to: sink)
+        } else {
+            plan.link(parse, to: queue)
+        }
         return (encoder, queue)
     }
 

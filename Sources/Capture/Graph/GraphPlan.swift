@@ -36,6 +36,12 @@ public struct GraphPlan: Sendable {
     /// The caps filters that set what each camera captures; they change while running (see `isLive`).
     public var cameraCaps: Set<String> = []
     public var cameraTaps: [CameraTaps] = []
+    /// Where stills of each camera are taken (the element whose source pad carries its captured frames).
+    public var stillSources: [String: String] = [:]
+    /// The element whose source pad carries the composed picture, before encoding.
+    public var compositeSource: String?
+    /// The appsink that sees the encoded picture for live photos.
+    public var livePhotoSink: String?
     /// Appsinks by data output id.
     public var appSinks: [String: String] = [:]
     /// Sink pads of the muxer, in track order: picture, mix, microphones, isolated cameras.

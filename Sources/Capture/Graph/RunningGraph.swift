@@ -16,6 +16,8 @@ final class RunningGraph: @unchecked Sendable {
     let started = Locked(false), stopped = Locked(false)
     /// Composed pictures before and after the queue that drops them when encoding falls behind.
     let composed = FrameCounter(), encoded = FrameCounter()
+    /// The last seconds of the encoded picture, when the photo output takes live photos.
+    let livePhotoRing: LivePhotoRing?
     private var subscriptions: [AppSinkSubscription] = []
     private let lock = NSLock()
     private var busSubscription: BusSubscription?
@@ -24,6 +26,8 @@ final class RunningGraph: @unchecked Sendable {
     init(plan: GraphPlan, configuration: SessionConfiguration) throws {
         self.plan = plan
         pipeline = try PipelineAssembler.assemble(plan)
+        let ring = plan.livePhotoSink.map { _ in LivePhotoRing() }
+        livePhotoRing = ring
         for tap in plan.cameraTaps {
             let capturedCounter = FrameCounter()
             try pipeline.element(named: tap.captured)?.staticPad("sink").addBufferProbe { time in
@@ -43,6 +47,9 @@ final class RunningGraph: @unchecked Sendable {
         if let name = plan.pictureQueue, let queue = pipeline.element(named: name) {
             try queue.staticPad("sink").addBufferProbe { [composed] time in composed.bump(time); return .pass }
             try queue.staticPad("src").addBufferProbe { [encoded] time in encoded.bump(time); return .pass }
+        }
+        if let ring, let sink = plan.livePhotoSink.flatMap({ pipeline.element(named: $0) as? AppSink }) {
+            subscriptions.append(sink.onSample(ring.add, ended: ring.finish))
         }
         for output in configuration.videoDataOutputs {
             guard let sink = appSink(for: output.id), let cameraID = configuration.deviceID(feeding: output.id) else { continue }

@@ -154,12 +154,21 @@ public final class CaptureSession: @unchecked Sendable {
         }
     }
 
+    public func addOutputWithNoConnections(_ output: PhotoOutput) async throws {
+        try await edit { configuration in
+            if let reason = configuration.reasonCannotAddOutput(id: output.id, isMovieFile: false) { throw ConfigurationError(reason) }
+            if configuration.photoOutput != nil { throw ConfigurationError("the session already has a photo output") }
+            configuration.photoOutput = output
+        }
+    }
+
     /// Removes an output and every connection to it.
     public func removeOutput(id: String) async throws {
         try await edit { configuration in
             if configuration.movieFile?.id == id { configuration.movieFile = nil }
             configuration.videoDataOutputs.removeAll { $0.id == id }
             configuration.audioDataOutputs.removeAll { $0.id == id }
+            if configuration.photoOutput?.id == id { configuration.photoOutput = nil }
             configuration.connections.removeAll { $0.outputID == id }
         }
     }

@@ -7,6 +7,7 @@ public struct SessionConfiguration: Sendable {
     public var movieFile: MovieFileOutput?
     public var videoDataOutputs: [VideoDataOutput] = []
     public var audioDataOutputs: [AudioDataOutput] = []
+    public var photoOutput: PhotoOutput?
     public var connections: [Connection] = []
     public var preset: SessionPreset = .high
     /// Overrides the preset's frame rate.
@@ -27,7 +28,25 @@ public struct SessionConfiguration: Sendable {
     }
 
     public var outputIDs: [String] {
-        (movieFile.map { [$0.id] } ?? []) + videoDataOutputs.map(\.id) + audioDataOutputs.map(\.id)
+        (movieFile.map { [$0.id] } ?? []) + videoDataOutputs.map(\.id) + audioDataOutputs.map(\.id) + (photoOutput.map { [$0.id] } ?? [])
+    }
+
+    /// Adds a photo output and connects every connected camera to it, turned and mirrored as it records.
+    public mutating func attachPhotoOutput(_ output: PhotoOutput) {
+        photoOutput = output
+        for input in inputs where input.device.isCamera {
+            guard let recorded = connections.first(where: { $0.inputPorts.contains(input.port) }) else { continue }
+            var connection = Connection(from: input.port, to: output.id)
+            connection.rotation = recorded.rotation
+            connection.isVideoMirrored = recorded.isVideoMirrored
+            connections.append(connection)
+        }
+    }
+
+    /// The connections from cameras to the photo output.
+    var photoConnections: [Connection] {
+        guard let photo = photoOutput else { return [] }
+        return connections.filter { $0.outputID == photo.id }
     }
 
     public var effectiveFrameRate: Double { frameRate ?? preset.frameRate }
@@ -106,6 +125,12 @@ public struct SessionConfiguration: Sendable {
                 return "audio data output '\(connection.outputID)' takes exactly one microphone"
             }
         }
+        if connection.outputID == photoOutput?.id {
+            if connection.mediaType != .video || connection.inputPorts.count > 1 { return "the photo output takes one camera per connection" }
+            if connections.contains(where: { $0.outputID == connection.outputID && $0.inputPorts == connection.inputPorts }) {
+                return "\(connection.inputPorts[0].inputID) is already connected to the photo output"
+            }
+        }
         if connection.outputID == movieFile?.id && connection.mediaType == .video && movieConnections(.video).count >= 2 {
             return "the movie file already composes two cameras"
         }
@@ -126,6 +151,7 @@ public struct SessionConfiguration: Sendable {
         checked.movieFile = movieFile
         checked.videoDataOutputs = videoDataOutputs
         checked.audioDataOutputs = audioDataOutputs
+        checked.photoOutput = photoOutput
         for connection in connections {
             if let reason = checked.reasonCannotAdd(connection) { throw ConfigurationError(reason) }
             checked.connections.append(connection)
@@ -143,6 +169,9 @@ public struct SessionConfiguration: Sendable {
             if !(6...510).contains(movie.audioBitrate) {
                 throw ConfigurationError("audio bitrate \(movie.audioBitrate) kbit/s is outside 6…510")
             }
+        }
+        if photoOutput?.isLivePhotoCaptureEnabled == true && movieFile == nil {
+            throw ConfigurationError("live photos are cut from the recorded picture: the session needs a movie file")
         }
         if let main = layout.mainInputID, input(main) == nil {
             throw ConfigurationError("layout main '\(main)' is not an input of the session")

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Capture
+import Foundation
+import GStreamer
+
+/// `pipcam photo OUTDIR`: starts the cameras, takes one capture (a still per camera at its full size,
+/// the composed picture, thumbnails and a sidecar), and stops.
+struct Photo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Take a photo from each camera and of the composed picture, with thumbnails and a JSON sidecar.")
+
+    @Argument(help: "The folder to write the photos to.")
+    var folder: String
+
+    @Option(name: .long, help: "A pipeline description (see pipelines/).")
+    var pipeline: String?
+
+    @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
+    var cameras: [String] = []
+
+    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
+    var standIns = false
+
+    @OptionGroup(title: "Photo")
+    var photo: PhotoOptions
+
+    func run() async throws {
+        try Gst.initialize()
+        let directory = try PhotoOptions.checkFolder(folder)
+        // The composed picture is the recording's: the session records, to a scratch file removed at the end.
+        let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pipcam-photo-\(getpid()).mkv").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var configuration: SessionConfiguration
+        if let pipeline {
+            let notes: [String]
+            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: scratch, standIns: standIns)
+            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        } else {
+            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: [], outputPath: scratch)
+        }
+        configuration.movieFile?.path = scratch
+        configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live))
+        let session = try CaptureSession(configuration: configuration)
+        let stopper = SignalStopper(session: session)
+        defer { stopper.cancel() }
+        try await session.startRunning()
+        do {
+            try await session.capturePhoto(photo.settings(directory: directory), events: PhotoOptions.show)
+        } catch {
+            _ = try? await session.stopRunning()
+            throw CLIError("no photo: \(error)")
+        }
+        _ = try await session.stopRunning()
+    }
+}
