@@ -6,10 +6,12 @@ public struct DecodedFrame: Sendable {
     public let height: Int
     public let rgb: [UInt8]
 
-    /// Decodes the frame at `seconds` of video stream `stream` with ffmpeg.
+    /// Decodes the frame at `seconds` of video stream `stream` with ffmpeg (at 0, also a still image,
+    /// which a seek would skip).
     public init(path: String, at seconds: Double, stream: Int = 0, width: Int, height: Int) throws {
+        let seek = seconds > 0 ? "-ss \(seconds) " : ""
         let result = try Command.run(["sh", "-c",
-            "ffmpeg -v error -ss \(seconds) -i '\(path)' -map 0:v:\(stream) -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0"])
+            "ffmpeg -v error \(seek)-i '\(path)' -map 0:v:\(stream) -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0"])
         guard let data = Data(base64Encoded: result.output.trimmingCharacters(in: .whitespacesAndNewlines)),
               data.count == width * height * 3 else {
             throw ProbeError("could not decode a \(width)x\(height) frame at \(seconds) s of \(path): \(result.error)")
