@@ -18,6 +18,9 @@ struct Photo: AsyncParsableCommand {
     @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
     var cameras: [String] = []
 
+    @Option(name: .long, help: "low, medium, high, hd720, hd1080 or photo: the size cameras are captured at.")
+    var preset: SessionPreset?
+
     @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
     var standIns = false
 
@@ -39,6 +42,7 @@ struct Photo: AsyncParsableCommand {
             configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: [], outputPath: scratch)
         }
         configuration.movieFile?.path = scratch
+        if let preset { configuration.preset = preset }
         configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live))
         let session = try CaptureSession(configuration: configuration)
         let stopper = SignalStopper(session: session)

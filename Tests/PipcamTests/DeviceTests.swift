@@ -136,3 +136,50 @@ final class DeviceTests: XCTestCase {
         XCTAssertGreaterThan(try MediaProbe.videoFrameCount(path: file), 15)
     }
 }
+
+extension DeviceTests {
+    func testPhotosOfBothWebcamsAndBracketingTheirBrightness() throws {
+        let folder = try Paths.scratch("vm-photo")
+        for name in ["plain", "bracket"] { try FileManager.default.createDirectory(atPath: "\(folder)/\(name)", withIntermediateDirectories: true) }
+        let script = [
+            Self.distinctCameras,
+            "timeout -s INT 150 \(Paths.pipcam) photo \(folder)/plain --preset low > \(folder)/plain.txt 2>&1",
+            "timeout -s INT 150 \(Paths.pipcam) photo \(folder)/bracket --preset low --bracket 3 --bracket-control brightness > \(folder)/bracket.txt 2>&1",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, alsa: "off")
+        let logs = ["plain", "bracket"].map { (try? String(contentsOfFile: "\(folder)/\($0).txt", encoding: .utf8)) ?? "" }.joined(separator: "\n")
+        XCTAssertEqual(result.status, 0, result.error + logs)
+
+        // One still per webcam at the size it captures for a 640x360 picture, plus the composite.
+        let plain = try sidecar(in: "\(folder)/plain")
+        XCTAssertEqual(plain.count, 3, logs)
+        for still in plain {
+            let stream = try XCTUnwrap(try MediaProbe(path: still["file"] as! String).videoStreams.first)
+            XCTAssertEqual([stream.width, stream.height], [640, 360])
+        }
+        let cameraControls = plain.dropLast().compactMap { $0["controls"] as? [String: String] }
+        XCTAssertEqual(cameraControls.count, 2)
+        XCTAssertTrue(cameraControls.allSatisfy { $0["brightness"] == "128" }, "the sidecar records each webcam's controls: \(cameraControls)")
+
+        // Three stills per webcam at brightness 51, 128, 204: the picture gets brighter at each step.
+        let bracket = try sidecar(in: "\(folder)/bracket")
+        XCTAssertEqual(bracket.count, 6, logs)
+        for camera in Set(bracket.compactMap { $0["source"] as? String }) {
+            let shots = bracket.filter { $0["source"] as? String == camera }
+            XCTAssertEqual(shots.compactMap { ($0["bracket"] as? [String: Int])?["brightness"] }, [51, 128, 204])
+            let luma = try shots.map { try meanLuma(of: $0["file"] as! String) }
+            XCTAssertTrue(luma[0] + 10 < luma[1] && luma[1] + 10 < luma[2], "\(camera): mean luma steps up: \(luma)")
+        }
+    }
+
+    private func sidecar(in folder: String) throws -> [[String: Any]] {
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".json") }, "no sidecar in \(folder)")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(name)"))) as? [String: Any])
+        return try XCTUnwrap(json["stills"] as? [[String: Any]])
+    }
+
+    private func meanLuma(of image: String) throws -> Double {
+        let result = try Command.run(["sh", "-c", "ffmpeg -v error -i '\(image)' -f rawvideo -pix_fmt gray - | od -An -v -tu1 | awk '{ for (i = 1; i <= NF; i++) { s += $i; n++ } } END { print s / n }'"])
+        return try XCTUnwrap(Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), result.error)
+    }
+}

@@ -148,7 +148,7 @@ struct PhotoCapture {
     }
 
     private func encode(_ sample: Sample, source: String, device: CaptureDevice?, direction: String, suffix: String? = nil) async throws -> CapturedStill {
-        let name = suffix.map { "\(source)-\($0)" } ?? source
+        let name = Self.fileName(source) + (suffix.map { "-\($0)" } ?? "")
         let file = path(settings.format.fileExtension, suffix: name)
         let thumbnail = path(settings.format.fileExtension, suffix: "\(name)-thumb")
         let output = try await StillEncoder.encode(sample, direction: direction, format: settings.format, quality: settings.quality,
@@ -171,6 +171,12 @@ struct PhotoCapture {
     }
 
     // MARK: places
+
+    /// A camera id as part of a file name: "/dev/v4l/by-id/usb-Cam-video-index0" → "usb-Cam-video-index0".
+    static func fileName(_ id: String) -> String {
+        let last = id.split(separator: "/").last.map(String.init) ?? id
+        return String(last.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+    }
 
     /// The cameras connected to the photo output, back camera first for a sequential capture.
     private func cameras() throws -> [Camera] {
