@@ -74,25 +74,44 @@ final class AnalysisLog: @unchecked Sendable {
     }
 
     /// One JSON object: `event` says what it is, `time` is seconds of recording, `device` the device id.
+    /// Written by hand rather than through JSONSerialization: a line per frame of every camera adds up.
     static func line(_ record: SessionAnalyzer.Record) -> Data {
-        var object: [String: Any]
+        var fields: [(String, String)]
         switch record {
         case .frame(let device, let time, let sequence, let meanLuma, let motion):
-            object = ["event": "frame", "device": device, "time": rounded(time.seconds, 4), "sequence": sequence,
-                      "luma": rounded(meanLuma, 2), "motion": rounded(motion, 4)]
+            fields = [("event", quoted("frame")), ("device", quoted(device)), ("time", number(time.seconds, 4)),
+                      ("sequence", String(sequence)), ("luma", number(meanLuma, 2)), ("motion", number(motion, 4))]
         case .sound(let device, let time, let sequence, let levels):
-            object = ["event": "sound", "device": device, "time": rounded(time.seconds, 4), "sequence": sequence,
-                      "rms": levels.rms.map { rounded($0, 4) }, "peak": levels.peak.map { rounded($0, 4) }]
+            fields = [("event", quoted("sound")), ("device", quoted(device)), ("time", number(time.seconds, 4)), ("sequence", String(sequence)),
+                      ("rms", "[" + levels.rms.map { number($0, 4) }.joined(separator: ",") + "]"),
+                      ("peak", "[" + levels.peak.map { number($0, 4) }.joined(separator: ",") + "]")]
         case .advice(let device, let time, let advice):
-            object = ["event": "advice", "device": device, "time": rounded(time.seconds, 4)]
+            fields = [("event", quoted("advice")), ("device", quoted(device)), ("time", number(time.seconds, 4))]
             switch advice {
-            case .tooDark(let luma): object["advice"] = "too-dark"; object["luma"] = rounded(luma, 2)
-            case .brightEnough(let luma): object["advice"] = "bright-enough"; object["luma"] = rounded(luma, 2)
+            case .tooDark(let luma): fields += [("advice", quoted("too-dark")), ("luma", number(luma, 2))]
+            case .brightEnough(let luma): fields += [("advice", quoted("bright-enough")), ("luma", number(luma, 2))]
             }
         }
-        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        data.append(0x0A)
-        return data
+        return Data(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n").utf8)
+    }
+
+    /// A JSON string: device ids are paths and names, so only quotes, backslashes and controls need escaping.
+    private static func quoted(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+
+    private static func number(_ value: Double, _ places: Int) -> String {
+        let scaled = rounded(value, places)
+        return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
     }
 
     private static func rounded(_ value: Double, _ places: Int) -> Double {

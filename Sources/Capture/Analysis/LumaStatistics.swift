@@ -16,17 +16,19 @@ public struct LumaStatistics {
             let width = frame.width, height = frame.height
             let mean = Self.meanLuma(plane, width: width, height: height, layout: layout)
             let step = max(1, min(width / 160, height / 90))
-            grid.removeAll(keepingCapacity: true)
-            for y in Swift.stride(from: 0, to: height, by: step) {
-                let row = y * plane.stride
-                for x in Swift.stride(from: 0, to: width, by: step) {
-                    grid.append(plane.bytes[row + x * layout.step + layout.offset])
+            let columns = (width + step - 1) / step, rows = (height + step - 1) / step
+            if grid.count != columns * rows { grid = [UInt8](repeating: 0, count: columns * rows) }
+            let bytes = plane.bytes.bindMemory(to: UInt8.self)
+            grid.withUnsafeMutableBufferPointer { grid in
+                for row in 0..<rows {
+                    let start = row * step * plane.stride + layout.offset
+                    for column in 0..<columns { grid[row * columns + column] = bytes[start + column * step * layout.step] }
                 }
             }
             var motion = 0.0
             if previous.count == grid.count {
                 var total = 0
-                for index in grid.indices { total += abs(Int(grid[index]) - Int(previous[index])) }
+                for index in grid.indices { total += abs(Int(grid[index]) &- Int(previous[index])) }
                 motion = Double(total) / Double(grid.count) / 255
             }
             swap(&previous, &grid)

@@ -5,7 +5,7 @@ import GStreamer
 ///     camera ─ caps ─ queue(leaky) ─ tee ─┬─ queue ─ valve ─ flip ─┐
 ///     camera ─ …                          │                        compositor ─ caps ─ x264 ─ parse ─┐
 ///                                         ├─ (isolated track) ─ x264 ─ parse ───────────────────────┤
-///                                         └─ (video data) ─ convert ─ appsink                     matroskamux ─ file
+///                                         └─ (video data) ─ scale ─ convert ─ appsink             matroskamux ─ file
 ///     mic ─ convert ─ resample ─ caps ─ queue(leaky) ─ tee ─┬─ audiomixer ─ opus ────────────────────┤
 ///                                                           └─ (own track) ─ opus ──────────────────┘
 ///
