@@ -81,4 +81,30 @@ final class CostAdvisorTests: XCTestCase {
         XCTAssertEqual(remedies.map(\.isAutomatic), [false])
         XCTAssertThrowsError(try CostAdvisor.fitted(configuration, buses: buses, budget: roomy))
     }
+
+    func testTheReportNamesEachPartWhatTakesItAndTheFix() throws {
+        let configuration = twoRawWebcams()
+        let budget = PixelBudget(generate: 1e12, decode: 500e6, composite: 2e9, encode: 100e6, cores: 2)
+        let buses: [String: UsbBus] = ["left": .usb2("usb1", controller: "0000:00:14.0"), "right": .usb2("usb1", controller: "0000:00:14.0")]
+        let cost = try configuration.hardwareCost(buses: buses, budget: budget)
+        XCTAssertEqual(cost.report(title: "webcams.yaml"), """
+            webcams.yaml: hardware cost 3.07, over budget: this machine cannot run the session as configured
+              usb1, USB 2.0 on 0000:00:14.0: 3.07 (885 of the 288 Mbit/s cameras can use of 480)
+                left   YUY2 1280x720 @ 30  442 Mbit/s
+                right  YUY2 1280x720 @ 30  442 Mbit/s
+              cpu: 0.20 (of 80 % of 2 cores)
+                composite           0.03  left YUY2 1280x720 @ 30, right YUY2 1280x720 @ 30, picture 1280x720 @ 30
+                encode              0.17  picture 1280x720 @ 30
+            """)
+        XCTAssertEqual(cost.limit, "usb1 carries 885 of the 288 Mbit/s cameras can use (left, right)")
+        let remedies = try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget)
+        XCTAssertEqual(HardwareCost.remedyList(remedies).split(separator: "\n").prefix(4).joined(separator: "\n"), """
+            to fit, one of:
+              left: use MJPEG, format: {width: 1280, height: 720, frame-rate: 30, pixel-format: MJPG}  → cost 1.73 (not enough alone)
+              right: use MJPEG, format: {width: 1280, height: 720, frame-rate: 30, pixel-format: MJPG}  → cost 1.73 (not enough alone)
+              left, right: use MJPEG on both  → cost 0.38
+            """)
+        XCTAssertTrue(HardwareCost.remedyList(remedies).contains("lower the frame rate: frame-rate: 15; in the cameras' formats: left 10, right 10  → cost 1.02"),
+                      "the rate their mode offers below 15")
+    }
 }

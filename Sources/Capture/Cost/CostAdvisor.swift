@@ -34,11 +34,11 @@ public enum CostAdvisor {
             }
         }
         if let rate = lowerFrameRate(configuration, buses: buses, budget: budget) {
-            consider(.frameRate(rate), "lower the frame rate: frame-rate: \(VideoFormat.rateText(rate))")
+            consider(.frameRate(rate), frameRateText(rate, in: configuration))
         }
         for input in configuration.inputs where input.activeFormat != nil {
             if let smaller = smallerMode(for: input) {
-                consider(.cameraModes([smaller]), "\(input.id): a smaller mode, \(formatText(smaller))")
+                consider(.cameraModes([smaller]), "\(input.id): a smaller mode, \(formatText(smaller, pixelFormat: !input.device.formats.isEmpty))")
             }
         }
         for preset in smallerPresets(than: configuration.preset) {
@@ -106,6 +106,18 @@ public enum CostAdvisor {
         return candidates.last
     }
 
+    /// "lower the frame rate: frame-rate: 15", and what cameras given a format get (the highest rate
+    /// their mode offers at or below it).
+    static func frameRateText(_ rate: Double, in configuration: SessionConfiguration) -> String {
+        let text = "lower the frame rate: frame-rate: \(VideoFormat.rateText(rate))"
+        let changed = CostRemedy(change: .frameRate(rate), text: "", cost: 0).applied(to: configuration)
+        let formatted = changed.inputs.filter { $0.activeFormat != nil }
+        let rates = formatted.map { $0.activeFrameRate ?? $0.activeFormat!.maxFrameRate }
+        if formatted.isEmpty { return text }
+        if rates.allSatisfy({ abs($0 - rate) < 0.01 }) { return text + ", and \(VideoFormat.rateText(rate)) in each camera's format" }
+        return text + "; in the cameras' formats: " + zip(formatted, rates).map { "\($0.id) \(VideoFormat.rateText($1))" }.joined(separator: ", ")
+    }
+
     static func smallerPresets(than preset: SessionPreset) -> [SessionPreset] {
         let order: [SessionPreset] = [.hd1080, .hd720, .medium, .low]
         let size = preset.outputSize.width * preset.outputSize.height
@@ -116,7 +128,9 @@ public enum CostAdvisor {
         format.frameRates.isEmpty || format.frameRates.contains { abs($0 - rate) < 0.01 }
     }
 
-    static func formatText(_ mode: Mode) -> String {
-        "format: {width: \(mode.format.width), height: \(mode.format.height), frame-rate: \(VideoFormat.rateText(mode.frameRate)), pixel-format: \(mode.format.pixelFormat)}"
+    /// The mode as a description's camera `format` (without a pixel format for cameras that take any).
+    static func formatText(_ mode: Mode, pixelFormat: Bool = true) -> String {
+        "format: {width: \(mode.format.width), height: \(mode.format.height), frame-rate: \(VideoFormat.rateText(mode.frameRate))"
+            + (pixelFormat ? ", pixel-format: \(mode.format.pixelFormat)}" : "}")
     }
 }
