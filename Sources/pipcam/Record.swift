@@ -69,6 +69,7 @@ struct Record: AsyncParsableCommand {
         }
         if let layout { configuration.layout.kind = layout }
         if let preset { configuration.preset = preset }
+        configuration = try await CostGate.admit(configuration, pipeline: pipeline)
         let session = try CaptureSession(configuration: configuration)
         if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
 
