@@ -6,8 +6,15 @@ import Foundation
 enum CostGate {
     static func admit(_ configuration: SessionConfiguration, pipeline: String?) async throws -> SessionConfiguration {
         let policy = try pipeline.map { try PipelineDescription.load(path: $0).cost } ?? CostPolicy()
-        let budget = try await BudgetCache.budget {
-            FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
+        let budget: PixelBudget
+        do {
+            budget = try await BudgetCache.budget {
+                FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
+            }
+        } catch {
+            // An unknown cost is no reason to lose a recording.
+            FileHandle.standardError.write(Data("note: the cost is not checked: \(error)\n".utf8))
+            return configuration
         }
         let buses = UsbTopology.buses(of: configuration)
         let cost = try configuration.hardwareCost(buses: buses, budget: budget)

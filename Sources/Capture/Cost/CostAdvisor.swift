@@ -8,7 +8,7 @@ public enum CostAdvisor {
         guard cost.isOverBudget else { return [] }
         var found: [CostRemedy] = []
         func consider(_ change: CostRemedy.Change, _ text: String) {
-            let changed = CostRemedy(change: change, text: text, cost: 0).applied(to: configuration)
+            let changed = change.applied(to: configuration)
             guard let after = try? changed.hardwareCost(buses: buses, budget: budget), after.total < cost.total - 0.005 else { return }
             found.append(CostRemedy(change: change, text: text, cost: after.total))
         }
@@ -100,7 +100,7 @@ public enum CostAdvisor {
         let current = configuration.effectiveFrameRate
         let candidates = stride(from: (current / 5).rounded(.up) * 5 - 5, through: 15, by: -5).filter { $0 < current - 0.01 }
         for rate in candidates {
-            let changed = CostRemedy(change: .frameRate(rate), text: "", cost: 0).applied(to: configuration)
+            let changed = CostRemedy.Change.frameRate(rate).applied(to: configuration)
             if let cost = try? changed.hardwareCost(buses: buses, budget: budget), !cost.isOverBudget { return rate }
         }
         return candidates.last
@@ -110,7 +110,7 @@ public enum CostAdvisor {
     /// their mode offers at or below it).
     static func frameRateText(_ rate: Double, in configuration: SessionConfiguration) -> String {
         let text = "lower the frame rate: frame-rate: \(VideoFormat.rateText(rate))"
-        let changed = CostRemedy(change: .frameRate(rate), text: "", cost: 0).applied(to: configuration)
+        let changed = CostRemedy.Change.frameRate(rate).applied(to: configuration)
         let formatted = changed.inputs.filter { $0.activeFormat != nil }
         let rates = formatted.map { $0.activeFrameRate ?? $0.activeFormat!.maxFrameRate }
         if formatted.isEmpty { return text }

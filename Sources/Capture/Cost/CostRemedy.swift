@@ -26,8 +26,14 @@ public struct CostRemedy: Sendable {
 
     /// The configuration with the change made.
     public func applied(to configuration: SessionConfiguration) -> SessionConfiguration {
+        change.applied(to: configuration)
+    }
+}
+
+extension CostRemedy.Change {
+    func applied(to configuration: SessionConfiguration) -> SessionConfiguration {
         var changed = configuration
-        switch change {
+        switch self {
         case .cameraModes(let modes):
             for mode in modes {
                 guard let index = changed.inputs.firstIndex(where: { $0.id == mode.inputID }) else { continue }
@@ -36,15 +42,9 @@ public struct CostRemedy: Sendable {
             }
         case .frameRate(let rate):
             changed.frameRate = rate
-            for index in changed.inputs.indices where changed.inputs[index].activeFormat != nil {
-                let input = changed.inputs[index]
-                let current = input.activeFrameRate ?? input.activeFormat!.maxFrameRate
-                guard current > rate else { continue }
-                let offered = input.activeFormat!.frameRates
-                // A camera with a mode list offers only some rates; the highest at or below the new one.
-                let matching = input.device.formats.first { $0.pixelFormat == input.activeFormat!.pixelFormat && $0.width == input.activeFormat!.width && $0.height == input.activeFormat!.height }
-                let choices = matching?.frameRates ?? (input.device.formats.isEmpty ? [rate] : offered)
-                if let lower = choices.filter({ $0 <= rate + 0.01 }).max() { changed.inputs[index].activeFrameRate = lower }
+            // Cameras given a format keep their own rate unless it is lowered too.
+            for index in changed.inputs.indices {
+                if let lower = Self.rate(of: changed.inputs[index], atMost: rate) { changed.inputs[index].activeFrameRate = lower }
             }
         case .preset(let preset):
             changed.preset = preset
@@ -52,5 +52,16 @@ public struct CostRemedy: Sendable {
             break
         }
         return changed
+    }
+
+    /// The highest rate at or below `limit` that an input with an explicit format can deliver, when
+    /// that is below its current rate: any for a camera without a mode list, else one its mode offers.
+    static func rate(of input: DeviceInput, atMost limit: Double) -> Double? {
+        guard let format = input.activeFormat else { return nil }
+        let current = input.activeFrameRate ?? format.maxFrameRate
+        guard current > limit + 0.01 else { return nil }
+        if input.device.formats.isEmpty { return limit }
+        let mode = input.device.formats.first { $0.pixelFormat == format.pixelFormat && $0.width == format.width && $0.height == format.height }
+        return mode?.frameRates.filter { $0 <= limit + 0.01 }.max()
     }
 }
