@@ -41,8 +41,17 @@ struct Check: AsyncParsableCommand {
         let buses = UsbTopology.buses(of: configuration)
         let cost = try configuration.hardwareCost(buses: buses, budget: budget)
         print(cost.report(title: pipeline ?? "the first two cameras"))
+        print(Self.ladder(configuration))
         guard cost.isOverBudget else { return }
         print(HardwareCost.remedyList(try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget)))
         throw ExitCode(2)
+    }
+
+    /// The throttle steps a recording of this configuration would take under pressure, lightest last.
+    static func ladder(_ configuration: SessionConfiguration) -> String {
+        let policy = configuration.throttlePolicy
+        let steps = policy.ladder(frameRate: configuration.effectiveFrameRate).rungs.dropFirst().map(\.change)
+        guard policy.isEnabled, !steps.isEmpty else { return "  under load: no throttle steps" }
+        return "  under load, in steps: " + steps.joined(separator: ", ")
     }
 }

@@ -2,10 +2,9 @@ import Capture
 import Foundation
 
 /// What `record` does before it starts: works out the session's hardware cost and, over budget,
-/// refuses, adjusts or warns as the description's `cost.over-budget` says (refuse without one).
+/// refuses, adjusts or warns as the configuration's cost policy (the description's `cost.over-budget`) says.
 enum CostGate {
     static func admit(_ configuration: SessionConfiguration, pipeline: String?) async throws -> SessionConfiguration {
-        let policy = try pipeline.map { try PipelineDescription.load(path: $0).cost } ?? CostPolicy()
         let budget: PixelBudget
         do {
             budget = try await BudgetCache.budget {
@@ -20,7 +19,7 @@ enum CostGate {
         let cost = try configuration.hardwareCost(buses: buses, budget: budget)
         guard cost.isOverBudget else { return configuration }
         let summary = "hardware cost \(String(format: "%.2f", cost.total)) is over budget: \(cost.limit)"
-        switch policy.overBudget {
+        switch configuration.costPolicy.overBudget {
         case .refuse:
             let first = try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget).first
             let advice = first.map { "; try: \($0.text) (cost \(String(format: "%.2f", $0.cost)))" } ?? ""

@@ -51,4 +51,11 @@ final class PolicyDescriptionTests: XCTestCase {
             }
         }
     }
+
+    func testTheConfigurationCarriesThePolicies() throws {
+        let text = "cameras:\n  - name: a\n    synthetic: smpte\ncost: {over-budget: warn}\nthrottle: {floor-fps: 10}\n"
+        let (configuration, _) = try PipelineDescription.parse(text, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.costPolicy.overBudget, .warn)
+        XCTAssertEqual(configuration.throttlePolicy.floorFrameRate, 10)
+    }
 }

@@ -18,6 +18,7 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(lines.contains("  usb: no camera on a USB bus"), first.output)
         XCTAssertTrue(lines.contains { $0.hasPrefix("    draw test patterns") && $0.hasSuffix("front 1280x720 @ 30, side 384x216 @ 30") }, first.output)
         XCTAssertTrue(lines.contains { $0.hasPrefix("    encode") && $0.hasSuffix("picture 1280x720 @ 30") }, first.output)
+        XCTAssertEqual(lines.last, "  under load, in steps: inset camera at 50 %, main camera at 75 %, 20 fps, 15 fps")
 
         let stored = try XCTUnwrap(FileManager.default.contents(atPath: "\(cache)/pipcam/pixel-budget.json"))
         let budget = try XCTUnwrap(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
