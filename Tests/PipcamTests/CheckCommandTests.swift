@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 import PipcamTestSupport
 import XCTest
@@ -95,7 +96,7 @@ final class CheckCommandTests: XCTestCase {
         let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
         let budget: [String: Any] = [
             "generate": 200e6 / cores, "decode": 500e6 / cores, "composite": 1e12, "encode": 100e6 / cores,
-            "cores": Int(cores), "measured": "2025-01-01T00:00:00Z",
+            "cores": Int(cores), "measured": "2025-01-01T00:00:00Z", "encoder": BudgetCalibration.encoderSettings,
         ]
         try FileManager.default.createDirectory(atPath: "\(folder)/cache/pipcam", withIntermediateDirectories: true)
         try JSONSerialization.data(withJSONObject: budget).write(to: URL(fileURLWithPath: "\(folder)/cache/pipcam/pixel-budget.json"))

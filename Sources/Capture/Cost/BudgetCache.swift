@@ -11,13 +11,15 @@ public enum BudgetCache {
         return base + "/pipcam/pixel-budget.json"
     }
 
-    /// The stored budget, unless missing, unreadable or measured with a different number of cores.
+    /// The stored budget, unless missing, unreadable, or measured with a different number of cores or
+    /// other encoder settings than recordings use now.
     public static func load(from path: String = file) -> PixelBudget? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let budget = try? decoder.decode(PixelBudget.self, from: data),
               budget.cores == ProcessInfo.processInfo.activeProcessorCount,
+              budget.encoder == BudgetCalibration.encoderSettings,
               [budget.generate, budget.decode, budget.composite, budget.encode].allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
         return budget
     }

@@ -18,9 +18,7 @@ public enum BudgetCalibration {
         // A synthetic camera as the graph builds it: the caps leave the format to the compositor.
         let drawn = CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: 30).caps
         let generate = try await cpuSeconds(source(caps: drawn) + [("timeoverlay", [("text", .string("calibration"))])] + composed)
-        let encode = try await cpuSeconds(raw + [("x264enc", [
-            ("tune", .string("zerolatency")), ("speed-preset", .string("veryfast")), ("bitrate", .uint(4000)),
-        ])])
+        let encode = try await cpuSeconds(raw + [encoder])
         let packedPlain = try await cpuSeconds(packed)
         let composite = try await cpuSeconds(packed + composed)
         let jpeg = try await cpuSeconds(raw + [("jpegenc", [])])
@@ -32,7 +30,17 @@ public enum BudgetCalibration {
                            composite: 2 * pixels / own(composite, packedPlain),
                            encode: pixels / own(encode, plain),
                            cores: ProcessInfo.processInfo.activeProcessorCount,
-                           measured: Date(), gstreamer: Gst.version)
+                           measured: Date(), gstreamer: Gst.version, encoder: encoderSettings)
+    }
+
+    /// x264 tuned as recordings tune it, so the measurement follows when the tuning changes.
+    static var encoder: Stage {
+        EncoderChoice.encoder(.software, bitrate: SessionPreset.hd720.videoBitrate, frameRate: 30)
+    }
+
+    /// The encoder's settings in words; a budget measured with others is measured again.
+    public static var encoderSettings: String {
+        ([encoder.factory] + encoder.properties.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
     }
 
     typealias Stage = (factory: String, properties: [(String, PropertyValue)])

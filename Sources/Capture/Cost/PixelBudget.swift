@@ -17,12 +17,14 @@ public struct PixelBudget: Sendable, Hashable, Codable {
     public var encode: Double
     /// Cores the work can spread over.
     public var cores: Int
-    /// When it was measured, and on which GStreamer, to tell an old measurement from a new one.
+    /// When it was measured, on which GStreamer and with which encoder settings, to tell an old
+    /// measurement from a new one.
     public var measured: Date?
     public var gstreamer: String?
+    public var encoder: String?
 
     public init(generate: Double, decode: Double, composite: Double, encode: Double, cores: Int,
-                measured: Date? = nil, gstreamer: String? = nil) {
+                measured: Date? = nil, gstreamer: String? = nil, encoder: String? = nil) {
         self.generate = generate
         self.decode = decode
         self.composite = composite
@@ -30,6 +32,7 @@ public struct PixelBudget: Sendable, Hashable, Codable {
         self.cores = cores
         self.measured = measured
         self.gstreamer = gstreamer
+        self.encoder = encoder
     }
 
     /// The share of all cores the capture pipeline can count on; audio, muxing, the file and the rest
