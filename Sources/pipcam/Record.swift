@@ -80,6 +80,7 @@ struct Record: AsyncParsableCommand {
         if let preset { configuration.preset = preset }
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
+        configuration = try await CostGate.admit(configuration, pipeline: pipeline)
         let analysisLog = try analysis.start(on: &configuration, force: force)
         defer { analysisLog?.finish() }
         let session = try CaptureSession(configuration: configuration)

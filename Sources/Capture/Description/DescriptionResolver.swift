@@ -11,6 +11,8 @@ extension PipelineDescription {
         configuration.preset = preset
         configuration.frameRate = frameRate
         configuration.layout = layout
+        configuration.costPolicy = cost
+        configuration.throttlePolicy = throttle
         var notes: [String] = []
         let movie = MovieFileOutput(path: outputPath, encoder: encoder, videoBitrate: videoBitrate, audioBitrate: audioBitrate,
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)

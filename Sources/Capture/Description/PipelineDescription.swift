@@ -46,10 +46,12 @@ public struct PipelineDescription: Sendable {
     public var audioBitrate = 96
     public var audioTracks = MovieFileOutput.AudioTracks.mixedAndSeparate
     public var isolatedCameraTracks = false
-    /// The `cost` section: settings for cost and pressure monitoring, kept as written.
-    public var cost: [String: String] = [:]
+    /// What `record` does when the session costs more than the machine has.
+    public var cost = CostPolicy()
+    /// How a recording lightens itself under load.
+    public var throttle = ThrottlePolicy()
 
-    static let topKeys = ["preset", "frame-rate", "cameras", "microphones", "layout", "output", "cost"]
+    static let topKeys = ["preset", "frame-rate", "cameras", "microphones", "layout", "output", "cost", "throttle"]
     static let cameraKeys = ["name", "device", "position", "synthetic", "file", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
@@ -105,12 +107,8 @@ public struct PipelineDescription: Sendable {
             if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
             if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }
         }
-        if let value = top["cost"] {
-            guard let mapping = value.node.mapping else { throw value.error("expected a mapping of cost settings, e.g. cost: {}") }
-            for (key, child) in try value.mapping(allowed: mapping.keys.compactMap(\.string)) {
-                description.cost[key] = try child.string()
-            }
-        }
+        if let value = top["cost"] { description.cost = try costPolicy(value) }
+        if let value = top["throttle"] { description.throttle = try throttlePolicy(value) }
         return description
     }
 

@@ -13,6 +13,10 @@ public struct SessionConfiguration: Sendable {
     /// Overrides the preset's frame rate.
     public var frameRate: Double?
     public var layout = Layout()
+    /// What to do when the configuration costs more than the machine has (see `HardwareCost`).
+    public var costPolicy = CostPolicy()
+    /// How a running session lightens itself under pressure.
+    public var throttlePolicy = ThrottlePolicy()
 
     public init() {}
 

@@ -1,0 +1,31 @@
+extension SessionConfiguration {
+    /// The hardware cost of this configuration: the modes its graph would ask of each camera, on the
+    /// buses given (by input id), against the machine's pixel rates. Validates the configuration first.
+    public func hardwareCost(buses: [String: UsbBus], budget: PixelBudget) throws -> HardwareCost {
+        let (cameras, picture) = try costLoads()
+        return HardwareCost(cameras: cameras, picture: picture, buses: buses, budget: budget)
+    }
+
+    /// What the graph plan asks of each camera, and the picture it composes and encodes.
+    func costLoads() throws -> (cameras: [CameraLoad], picture: PictureLoad?) {
+        let plan = try graphPlan()
+        let isolated = movieFile?.isolatedCameraTracks == true
+        let cameras = inputs.compactMap { input -> CameraLoad? in
+            guard let mode = plan.cameraModes[input.id] else { return nil }
+            let origin: CameraLoad.Origin
+            switch input.device.source {
+            case .v4l2: origin = .device
+            case .file: origin = .file
+            default: origin = .synthetic
+            }
+            let composed = movieConnections(.video).contains { $0.inputPorts.contains(input.port) }
+            return CameraLoad(inputID: input.id, width: mode.width, height: mode.height, frameRate: mode.frameRate,
+                              pixelFormat: mode.pixelFormat, origin: origin, encodedAlone: isolated && composed)
+        }
+        let picture = plan.compositorName.map { _ in
+            PictureLoad(width: plan.outputSize.width, height: plan.outputSize.height, frameRate: plan.frameRate,
+                        softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0) }?.factory == "x264enc")
+        }
+        return (cameras, picture)
+    }
+}

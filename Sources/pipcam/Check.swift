@@ -1,0 +1,57 @@
+import ArgumentParser
+import Capture
+import Foundation
+import GStreamer
+
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print what a session costs this machine (USB bandwidth, CPU) and, over budget, what to change.",
+        discussion: """
+            A cost of 1 is all the machine has; above it the session cannot run as configured. Exits with 0 when \
+            it fits, 2 when it is over budget, 1 on any other error, so `pipcam check && pipcam record …` works.
+            The machine is measured once (a few seconds) and the result kept in ~/.cache/pipcam.
+            """)
+
+    @Option(name: .long, help: "A pipeline description (default: the first two cameras found, as record uses).")
+    var pipeline: String?
+
+    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
+    var standIns = false
+
+    @Flag(name: .long, help: "Measure the machine again instead of using the kept measurement.")
+    var recalibrate = false
+
+    func validate() throws {
+        if standIns && pipeline == nil { throw ValidationError("--stand-ins applies to the devices of a --pipeline file") }
+    }
+
+    func run() async throws {
+        try Gst.initialize()
+        let configuration: SessionConfiguration
+        if let pipeline {
+            let notes: [String]
+            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: "/dev/null", standIns: standIns)
+            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        } else {
+            configuration = try SessionLoading.fromDevices(cameraIDs: [], microphoneIDs: [], outputPath: "/dev/null")
+        }
+        let budget = try await BudgetCache.budget(remeasure: recalibrate) {
+            FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
+        }
+        let buses = UsbTopology.buses(of: configuration)
+        let cost = try configuration.hardwareCost(buses: buses, budget: budget)
+        print(cost.report(title: pipeline ?? "the first two cameras"))
+        print(Self.ladder(configuration))
+        guard cost.isOverBudget else { return }
+        print(HardwareCost.remedyList(try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget)))
+        throw ExitCode(2)
+    }
+
+    /// The throttle steps a recording of this configuration would take under pressure, lightest last.
+    static func ladder(_ configuration: SessionConfiguration) -> String {
+        let policy = configuration.throttlePolicy
+        let steps = policy.ladder(frameRate: configuration.effectiveFrameRate).rungs.dropFirst().map(\.change)
+        guard policy.isEnabled, !steps.isEmpty else { return "  under load: no throttle steps" }
+        return "  under load, in steps: " + steps.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,37 @@
+import Capture
+import Foundation
+
+/// What `record` does before it starts: works out the session's hardware cost and, over budget,
+/// refuses, adjusts or warns as the configuration's cost policy (the description's `cost.over-budget`) says.
+enum CostGate {
+    static func admit(_ configuration: SessionConfiguration, pipeline: String?) async throws -> SessionConfiguration {
+        let budget: PixelBudget
+        do {
+            budget = try await BudgetCache.budget {
+                FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
+            }
+        } catch {
+            // An unknown cost is no reason to lose a recording.
+            FileHandle.standardError.write(Data("note: the cost is not checked: \(error)\n".utf8))
+            return configuration
+        }
+        let buses = UsbTopology.buses(of: configuration)
+        let cost = try configuration.hardwareCost(buses: buses, budget: budget)
+        guard cost.isOverBudget else { return configuration }
+        let summary = "hardware cost \(String(format: "%.2f", cost.total)) is over budget: \(cost.limit)"
+        switch configuration.costPolicy.overBudget {
+        case .refuse:
+            let first = try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget).first
+            let advice = first.map { "; try: \($0.text) (cost \(String(format: "%.2f", $0.cost)))" } ?? ""
+            throw CLIError("\(summary)\(advice); pipcam check\(pipeline.map { " --pipeline \($0)" } ?? "") lists every fix, and cost: {over-budget: adjust} makes them")
+        case .adjust:
+            let (fitted, applied) = try CostAdvisor.fitted(configuration, buses: buses, budget: budget)
+            let changes = applied.map(\.text).joined(separator: "; ")
+            FileHandle.standardError.write(Data("note: \(summary); adjusted: \(changes)\n".utf8))
+            return fitted
+        case .warn:
+            FileHandle.standardError.write(Data("warning: \(summary); recording as configured (cost: {over-budget: warn})\n".utf8))
+            return configuration
+        }
+    }
+}
