@@ -37,6 +37,12 @@ struct Record: AsyncParsableCommand {
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
+    @Option(name: .long, help: ArgumentHelp("Write pressure samples and throttle steps to this file, as JSON lines.", valueName: "file.jsonl"))
+    var events: String?
+
+    @Flag(name: .customLong("no-throttle"), help: "Never lower camera sizes or the frame rate under load (pressure is still reported).")
+    var noThrottle = false
+
     @Option(name: .long, help: ArgumentHelp("Take a photo on SIGUSR1 (kill -USR1 <pid>) into this folder; cameras are then captured at full size.", valueName: "folder"))
     var photos: String?
 
@@ -81,6 +87,9 @@ struct Record: AsyncParsableCommand {
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         configuration = try await CostGate.admit(configuration, pipeline: pipeline)
+        if noThrottle { configuration.throttlePolicy.isEnabled = false }
+        let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
+        defer { eventsLog?.close() }
         let analysisLog = try analysis.start(on: &configuration, force: force)
         defer { analysisLog?.finish() }
         let session = try CaptureSession(configuration: configuration)
@@ -101,16 +110,23 @@ struct Record: AsyncParsableCommand {
         let cameraText = plan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
         FileHandle.standardError.write(Data("recording \(path) (\(cameraText)); Ctrl-C to stop\n".utf8))
 
+        let pressure = Locked("")
         let ticker = Task {
             var status = StatusLine()
             while !Task.isCancelled {
                 try await Task.sleep(for: .milliseconds(500))
-                if let live = session.liveStatus() { status.show(live) }
+                if let live = session.liveStatus() { status.show(live, note: pressure.value) }
             }
         }
         var failure: String?
         for await event in session.events {
+            eventsLog?.write(event)
             switch event {
+            case .pressure(let sample):
+                let step = sample.throttleStep > 0 ? ", throttled \(sample.throttleStep)" : ""
+                pressure.withValue { $0 = sample.reading.level == .nominal && step.isEmpty ? "" : "pressure \(sample.reading.level)\(step)" }
+            case .throttled(let step):
+                FileHandle.standardError.write(Data("\n\(step.summary)\n".utf8))
             case .runtimeError(let deviceID, let reason):
                 // The first error says what happened; the ones that follow are its consequences.
                 guard failure == nil else { continue }

@@ -9,7 +9,8 @@ struct StatusLine {
     private var lastPlain: Duration = .zero
     private var lastTime: Duration = .zero
 
-    mutating func show(_ status: LiveStatus) {
+    /// `note` is appended when not empty (pressure level and throttle step).
+    mutating func show(_ status: LiveStatus, note: String = "") {
         let seconds = status.elapsed.seconds
         let interval = max(0.001, (status.elapsed - lastTime).seconds)
         let rates = status.frames.map { camera -> String in
@@ -20,7 +21,7 @@ struct StatusLine {
         lastTime = status.elapsed
         let size = RecordingSummary.bytes(status.fileSize ?? 0)
         let line = String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
-            + "  " + rates.joined(separator: ", ") + "  dropped \(status.dropped)  \(size)"
+            + "  " + rates.joined(separator: ", ") + "  dropped \(status.dropped)  \(size)" + (note.isEmpty ? "" : "  \(note)")
         if isTerminal {
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         } else if status.elapsed - lastPlain >= .seconds(5) {

@@ -34,12 +34,12 @@ final class PressureTests: XCTestCase {
 
     func testTheLevelIsTheHighestFactorAndNamesIt() {
         var monitor = PressureMonitor()
-        let reading = monitor.update(system: snapshot(at: 0, stall: 35, temperature: 50, critical: 105), queueFill: 0.6)
+        let reading = monitor.update(system: snapshot(at: 0, stall: 65, temperature: 50, critical: 105), queueFill: 0.6)
         XCTAssertEqual(reading.factors.map(\.kind), [.cpuStall, .queueFill, .thermal])
         XCTAssertEqual(reading.factors.map(\.level), [.serious, .fair, .nominal])
         XCTAssertEqual(reading.level, .serious)
-        XCTAssertEqual(reading.causes, "tasks waiting for a cpu 35 % of the time")
-        XCTAssertEqual(monitor.update(system: snapshot(at: 1, stall: 65)).level, .critical)
+        XCTAssertEqual(reading.causes, "tasks waiting for a cpu 65 % of the time")
+        XCTAssertEqual(monitor.update(system: snapshot(at: 1, stall: 95)).level, .critical)
         XCTAssertEqual(monitor.update(system: snapshot(at: 2), queueFill: 1).level, .critical)
         XCTAssertEqual(monitor.update(system: snapshot(at: 3)).level, .nominal, "nothing measured is nothing wrong")
     }

@@ -17,6 +17,7 @@ extension PipelineDescription {
         let movie = MovieFileOutput(path: outputPath, encoder: encoder, videoBitrate: videoBitrate, audioBitrate: audioBitrate,
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)
         configuration.movieFile = movie
+        configuration.movieFile?.encoderSpeed = encoderSpeed
 
         for (entries, kind) in [(cameras, MediaType.video), (microphones, MediaType.audio)] {
             let chosen = try choose(entries, kind: kind, from: devices.filter { $0.mediaType == kind })

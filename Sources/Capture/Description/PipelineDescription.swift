@@ -46,6 +46,7 @@ public struct PipelineDescription: Sendable {
     public var audioBitrate = 96
     public var audioTracks = MovieFileOutput.AudioTracks.mixedAndSeparate
     public var isolatedCameraTracks = false
+    public var encoderSpeed = MovieFileOutput.EncoderSpeed.veryfast
     /// What `record` does when the session costs more than the machine has.
     public var cost = CostPolicy()
     /// How a recording lightens itself under load.
@@ -56,7 +57,7 @@ public struct PipelineDescription: Sendable {
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
-    static let outputKeys = ["file", "encoder", "bitrate", "audio-bitrate", "audio", "isolated-cameras"]
+    static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras"]
 
     /// Reads and checks a description file.
     public static func load(path: String) throws -> PipelineDescription {
@@ -103,6 +104,7 @@ public struct PipelineDescription: Sendable {
             if let path = fields["file"] { description.outputPath = try path.string() }
             if let encoder = fields["encoder"] { description.encoder = try encoder.choice(MovieFileOutput.Encoder.self) }
             if let bitrate = fields["bitrate"] { description.videoBitrate = try bitrate.int(in: 100...100_000) }
+            if let speed = fields["speed"] { description.encoderSpeed = try speed.choice(MovieFileOutput.EncoderSpeed.self) }
             if let bitrate = fields["audio-bitrate"] { description.audioBitrate = try bitrate.int(in: 6...510) }
             if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
             if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }

@@ -14,7 +14,7 @@ enum EncoderChoice {
     /// second when live photos cut clips out of the stream).
     /// V4L2 memory-to-memory encoders take their settings from the driver's controls, so none are set.
     static func encoder(_ choice: MovieFileOutput.Encoder, bitrate: Int, frameRate: Double,
-                        keyFrameSeconds: Double = 2) -> (factory: String, properties: [(String, PropertyValue)]) {
+                        keyFrameSeconds: Double = 2, speed: MovieFileOutput.EncoderSpeed = .veryfast) -> (factory: String, properties: [(String, PropertyValue)]) {
         let keyInterval = max(1, Int((frameRate * keyFrameSeconds).rounded()))
         let hardware = choice == .software ? nil : hardwareEncoder()
         switch hardware {
@@ -24,7 +24,7 @@ enum EncoderChoice {
             return (factory, [])
         case nil:
             return ("x264enc", [
-                ("tune", .string("zerolatency")), ("speed-preset", .string("veryfast")),
+                ("tune", .string("zerolatency")), ("speed-preset", .string(speed.rawValue)),
                 ("bitrate", .uint(UInt64(bitrate))), ("key-int-max", .uint(UInt64(keyInterval))),
             ])
         }

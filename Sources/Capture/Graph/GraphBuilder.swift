@@ -46,7 +46,8 @@ struct GraphBuilder {
         var muxVideo: [String] = [], muxAudio: [String] = [], muxIsolated: [String] = []
         let composed = configuration.composedCameras()
         let regions = configuration.layout.regions(width: width, height: height)
-        let (modes, rate) = chooseModes(composed: composed, regions: regions)
+        let (chosen, rate) = chooseModes(composed: composed, regions: regions)
+        let modes = configuration.throttle.map { throttled(chosen, by: $0, composed: composed) } ?? chosen
         plan.outputSize = (width, height)
         plan.frameRate = rate
 
@@ -244,6 +245,25 @@ struct GraphBuilder {
         return common < target - 0.01 ? (modes(at: common), common) : (first, target)
     }
 
+    /// The cameras' modes under a throttle rung: the main and inset cameras captured at a share of
+    /// their size, every camera at no more than the rung's rate. The picture keeps its size and rate
+    /// (the compositor scales, the encoder skips pictures), so the change is live.
+    private func throttled(_ modes: [String: CaptureMode], by settings: ThrottleSettings,
+                           composed: (main: Connection, second: Connection?)?) -> [String: CaptureMode] {
+        modes.reduce(into: [:]) { result, entry in
+            let (inputID, mode) = entry
+            guard let input = configuration.input(inputID), input.activeFormat == nil || input.device.formats.isEmpty else {
+                result[inputID] = mode
+                return
+            }
+            let scale = composed?.main.inputPorts.first?.inputID == inputID ? settings.mainScale
+                : composed?.second?.inputPorts.first?.inputID == inputID ? settings.insetScale : 1
+            let size = ThrottleSettings.scaled(width: mode.width, height: mode.height, by: scale)
+            let rate = min(mode.frameRate, settings.frameRate)
+            result[inputID] = FormatChooser.choose(for: input.device, width: size.width, height: size.height, frameRate: rate)
+        }
+    }
+
     /// The size each camera must deliver: where it is shown, the whole picture for an isolated track or a
     /// photo, or the size a data output asks for; an explicit active format always wins.
     private func captureMode(for input: DeviceInput, connections: [Connection], composed: (main: Connection, second: Connection?)?,
@@ -372,7 +392,8 @@ struct GraphBuilder {
     /// the same buffers: no copy, no second encode).
     private mutating func addVideoEncoder(_ movie: MovieFileOutput, prefix: String, bitrate: Int, rate: Double,
                                           keyFrameSeconds: Double = 2, livePhotoRing: Bool = false) -> (first: String, last: String) {
-        let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate, keyFrameSeconds: keyFrameSeconds)
+        let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate, keyFrameSeconds: keyFrameSeconds,
+                                                          speed: movie.encoderSpeed)
         let encoder = plan.add("\(prefix)-encode", factory, properties)
         plan.encoders.append(encoder)
         let parse = plan.add("\(prefix)-parse", "h264parse")

@@ -16,11 +16,15 @@ final class RunningGraph: @unchecked Sendable {
     let started = Locked(false), stopped = Locked(false)
     /// Composed pictures before and after the queue that drops them when encoding falls behind.
     let composed = FrameCounter(), encoded = FrameCounter()
+    /// Pictures skipped on purpose under a throttle rung (not drops: the rung lowered the rate).
+    let skipped = FrameCounter()
+    private var pictureRate: Locked<(rate: Double?, next: Duration)>?
     /// The last seconds of the encoded picture, when the photo output takes live photos.
     let livePhotoRing: LivePhotoRing?
     private var subscriptions: [AppSinkSubscription] = []
     private let lock = NSLock()
     private var busSubscription: BusSubscription?
+    private var pressureWatch: Task<Void, Never>?
     private var deviceWatch: DeviceWatch?
 
     init(plan: GraphPlan, configuration: SessionConfiguration) throws {
@@ -42,6 +46,25 @@ final class RunningGraph: @unchecked Sendable {
                     return .pass
                 }
                 delivered[tap.inputID] = deliveredCounter
+            }
+        }
+        if let name = plan.compositeSource, let caps = pipeline.element(named: name) {
+            // Under a throttle rung, pictures beyond its rate are skipped before the encoder: the file keeps
+            // its declared rate and every picture its timestamp, so the change needs no renegotiation.
+            let state = Locked<(rate: Double?, next: Duration)>((nil, .zero))
+            pictureRate = state
+            try caps.staticPad("src").addBufferProbe { [skipped] time in
+                guard let time else { return .pass }
+                let keep: Bool = state.withValue { state in
+                    guard let rate = state.rate else { return true }
+                    // Half a frame of slack keeps the kept pictures evenly spaced despite jitter.
+                    guard time + .seconds(0.5 / rate) >= state.next else { return false }
+                    state.next = max(state.next + .seconds(1 / rate), time)
+                    return true
+                }
+                if keep { return .pass }
+                skipped.bump(time)
+                return .drop
             }
         }
         if let name = plan.pictureQueue, let queue = pipeline.element(named: name) {
@@ -85,13 +108,20 @@ final class RunningGraph: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Keeps the pressure sampler for as long as this graph runs.
+    func attach(pressureWatch watch: Task<Void, Never>) {
+        lock.withLock { pressureWatch = watch }
+    }
+
     /// Lets go of them once the graph has stopped.
     func detach() {
         lock.lock()
-        let subscription = busSubscription, watch = deviceWatch
+        let subscription = busSubscription, watch = deviceWatch, pressure = pressureWatch
         busSubscription = nil
         deviceWatch = nil
+        pressureWatch = nil
         lock.unlock()
+        pressure?.cancel()
         subscription?.cancel()
         watch?.monitor.stop()
         watch?.subscription.cancel()
@@ -148,6 +178,26 @@ final class RunningGraph: @unchecked Sendable {
                 return .pass
             }
         }
+    }
+
+    /// Limits the pictures that reach the encoder to `rate` per second; nil lifts the limit.
+    func limitPictureRate(_ rate: Double?) {
+        pictureRate?.withValue { $0.rate = rate }
+    }
+
+    /// How full the queue before the picture's encoder is (0…1): near full, encoding is falling behind.
+    var encoderQueueFill: Double? {
+        guard let name = plan.pictureQueue, let queue = pipeline.element(named: name),
+              case .uint(let level)? = try? queue.property("current-level-buffers"),
+              case .uint(let limit)? = try? queue.property("max-size-buffers"), limit > 0 else { return nil }
+        return Double(level) / Double(limit)
+    }
+
+    /// Frames offered to the picture and lost on the way (by cameras' queues, and before encoding).
+    var pressureCounts: PressureMonitor.FrameCounts {
+        let cameras = cameraFrames
+        let dropped = cameras.reduce(droppedPictures) { $0 + $1.dropped }
+        return PressureMonitor.FrameCounts(delivered: max(0, encoded.value), dropped: dropped)
     }
 
     /// Pictures dropped before encoding so far (a few may still be in the queue while running).

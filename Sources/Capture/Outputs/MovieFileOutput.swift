@@ -30,6 +30,12 @@ public struct MovieFileOutput: Sendable, Hashable {
     public var audioTracks: AudioTracks
     /// Each camera also on its own video track, at the size it was captured, for editing later.
     public var isolatedCameraTracks: Bool
+    /// x264's speed preset: slower presets give a smaller file at the same quality for more CPU.
+    public var encoderSpeed: EncoderSpeed = .veryfast
+
+    public enum EncoderSpeed: String, Sendable, Codable, CaseIterable {
+        case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower
+    }
 
     public init(id: String = "movie", path: String, encoder: Encoder = .software, videoBitrate: Int? = nil,
                 audioBitrate: Int = 96, audioTracks: AudioTracks = .mixedAndSeparate, isolatedCameraTracks: Bool = false) {

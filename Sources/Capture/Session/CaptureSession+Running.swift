@@ -51,7 +51,9 @@ extension CaptureSession {
             return
         }
         let previous = configuration
-        let next = nextSegment(of: candidate, after: previous)
+        var next = nextSegment(of: candidate, after: previous)
+        // A new graph starts as configured; its own sampler steps down again if it must.
+        next.throttle = nil
         // Built and linked, but not started: the old graph still holds the devices.
         let prepared = try RunningGraph(plan: try next.graphPlan(), configuration: next)
         _ = await stop(segmentOnly: true)
@@ -122,6 +124,7 @@ extension CaptureSession {
             throw ConfigurationError("could not start: \(running.firstError.value ?? "\(error)")")
         }
         running.started.withValue { $0 = true }
+        running.attach(pressureWatch: watchPressure(of: running, policy: configuration.throttlePolicy))
         eventContinuation.yield(.started)
         if running.firstError.value != nil { finishAfterFailure(running) }
     }

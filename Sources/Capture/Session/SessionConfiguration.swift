@@ -17,6 +17,9 @@ public struct SessionConfiguration: Sendable {
     public var costPolicy = CostPolicy()
     /// How a running session lightens itself under pressure.
     public var throttlePolicy = ThrottlePolicy()
+    /// The throttle rung in force while running (set by the session, not by callers): lighter camera
+    /// modes, applied live like any other change of capture size.
+    var throttle: ThrottleSettings?
 
     public init() {}
 

@@ -11,6 +11,10 @@ public enum SessionEvent: Sendable {
     case interrupted(deviceID: String)
     /// The device is back.
     case interruptionEnded(deviceID: String)
+    /// A sample of system pressure (about once a second while running).
+    case pressure(PressureSample)
+    /// A throttle step taken or given back.
+    case throttled(ThrottleEvent)
 }
 
 /// What a recording holds when it stops.

@@ -1,0 +1,33 @@
+import Capture
+import Foundation
+
+/// `record --events FILE.jsonl`: one JSON object per line with an "event" field: "pressure" samples
+/// (about once a second: level, factors, pictures, dropped, skipped, step), and "throttle" / "restore"
+/// steps with their new settings and reason. Lines are written as they happen, so a crash loses none.
+final class EventsLog: @unchecked Sendable {
+    private let handle: FileHandle
+    private let lock = NSLock()
+
+    init(path: String, force: Bool) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) && !force { throw CLIError("\(path) exists; pass --force to overwrite it") }
+        guard manager.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CLIError("cannot write the events to \(path)")
+        }
+        self.handle = handle
+    }
+
+    func write(_ event: SessionEvent) {
+        let line: String
+        switch event {
+        case .pressure(let sample): line = sample.jsonLine
+        case .throttled(let step): line = step.jsonLine
+        default: return
+        }
+        lock.withLock { try? handle.write(contentsOf: Data((line + "\n").utf8)) }
+    }
+
+    func close() {
+        lock.withLock { try? handle.close() }
+    }
+}

@@ -1,0 +1,52 @@
+@testable import Capture
+import Foundation
+import GStreamer
+import PipcamTestSupport
+import XCTest
+
+/// Throttle rungs applied to a running recording: live, in the same file, which stays whole.
+final class ThrottleRecordingTests: XCTestCase {
+    /// Waits until the session has recorded `seconds` (polling its clock, with a deadline).
+    private func waitUntil(_ session: CaptureSession, recorded seconds: Double) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (session.liveStatus()?.elapsed.seconds ?? 0) < seconds {
+            guard ContinuousClock.now < deadline else { throw ProbeError("the recording did not reach \(seconds) s") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    func testARungLowersCameraModesAndThePictureRateLiveAndRestoringGivesThemBack() async throws {
+        let file = try Paths.scratch("throttle-live") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file, microphones: [Fixtures.voice])
+        configuration.throttlePolicy.isEnabled = false
+        let modes = Locked<[[String]]>([])
+        let summary = try await record(configuration, seconds: 5) { session in
+            func note() { modes.withValue { $0.append((session.runningPlan?.cameraModes ?? [:]).sorted { $0.key < $1.key }.map { $0.value.description }) } }
+            note()
+            try await self.waitUntil(session, recorded: 1.5)
+            let running = try XCTUnwrap(session.locked { session.graph })
+            try await session.applyThrottle(ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15), to: running)
+            note()
+            try await self.waitUntil(session, recorded: 3.5)
+            try await session.applyThrottle(ThrottleSettings(frameRate: 30), to: running)
+            note()
+        }
+        XCTAssertEqual(modes.value, [
+            ["1280x720 @ 30 fps", "384x216 @ 30 fps"],
+            ["960x540 @ 15 fps", "192x108 @ 15 fps"],
+            ["1280x720 @ 30 fps", "384x216 @ 30 fps"],
+        ], "front is the main camera, side the inset")
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        let duration = try XCTUnwrap(try MediaProbe(path: file).duration)
+        XCTAssertEqual(duration, 5, accuracy: 0.1, "one file, the whole recording")
+        // 2 s at 15 fps in the middle: about 30 pictures fewer than 150, and none lost otherwise.
+        let frames = try MediaProbe.videoFrameCount(path: file)
+        XCTAssertGreaterThan(frames, 110)
+        XCTAssertLessThan(frames, 130)
+        XCTAssertEqual(summary.droppedPictures, 0)
+        // The picture keeps its size while the main camera is captured smaller: the compositor scales it.
+        let frame = try DecodedFrame(path: file, at: 2.5, width: 1280, height: 720)
+        XCTAssertTrue(TestColors.isBlueBar(frame.pixel(1220, 200)), "bars fill the picture: \(frame.pixel(1220, 200))")
+    }
+}
