@@ -5,21 +5,26 @@ import Foundation
 /// refuses, adjusts or warns as the configuration's cost policy (the description's `cost.over-budget`) says.
 enum CostGate {
     static func admit(_ configuration: SessionConfiguration, pipeline: String?) async throws -> SessionConfiguration {
-        let budget: PixelBudget
-        do {
-            budget = try await BudgetCache.budget {
-                FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
+        let stated = configuration.costPolicy.overBudget
+        // A stated policy is worth measuring the machine for; otherwise a measurement `pipcam check` left
+        // is used, and without one only the USB buses are checked (no surprise pause before recording).
+        var budget = BudgetCache.load() ?? unmeasured
+        if stated != nil {
+            do {
+                budget = try await BudgetCache.budget {
+                    FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
+                }
+            } catch {
+                // An unknown cost is no reason to lose a recording.
+                FileHandle.standardError.write(Data("note: the cost is not checked: \(error)\n".utf8))
+                return configuration
             }
-        } catch {
-            // An unknown cost is no reason to lose a recording.
-            FileHandle.standardError.write(Data("note: the cost is not checked: \(error)\n".utf8))
-            return configuration
         }
         let buses = UsbTopology.buses(of: configuration)
         let cost = try configuration.hardwareCost(buses: buses, budget: budget)
         guard cost.isOverBudget else { return configuration }
         let summary = "hardware cost \(String(format: "%.2f", cost.total)) is over budget: \(cost.limit)"
-        switch configuration.costPolicy.overBudget {
+        switch stated ?? (cost.overBudgetBuses.isEmpty ? .warn : .refuse) {
         case .refuse:
             let first = try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget).first
             let advice = first.map { "; try: \($0.text) (cost \(String(format: "%.2f", $0.cost)))" } ?? ""
@@ -30,8 +35,12 @@ enum CostGate {
             FileHandle.standardError.write(Data("note: \(summary); adjusted: \(changes)\n".utf8))
             return fitted
         case .warn:
-            FileHandle.standardError.write(Data("warning: \(summary); recording as configured (cost: {over-budget: warn})\n".utf8))
+            let why = stated == nil ? "the throttle ladder lightens it if the machine falls behind" : "cost: {over-budget: warn}"
+            FileHandle.standardError.write(Data("warning: \(summary); recording as configured (\(why))\n".utf8))
             return configuration
         }
     }
+
+    /// A budget no session reaches: with it, only the buses count.
+    private static let unmeasured = PixelBudget(generate: 1e15, decode: 1e15, composite: 1e15, encode: 1e15, cores: 1)
 }

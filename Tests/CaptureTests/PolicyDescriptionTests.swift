@@ -5,7 +5,7 @@ import XCTest
 final class PolicyDescriptionTests: XCTestCase {
     func testDefaultsWithoutTheSections() throws {
         let description = try PipelineDescription.parse("preset: hd720\n", file: "t.yaml")
-        XCTAssertEqual(description.cost, CostPolicy(overBudget: .refuse))
+        XCTAssertEqual(description.cost, CostPolicy(overBudget: nil))
         XCTAssertEqual(description.throttle, ThrottlePolicy())
         XCTAssertEqual(description.throttle.steps, [.insetSize(0.5), .mainSize(0.75), .frameRate(by: 10)])
     }

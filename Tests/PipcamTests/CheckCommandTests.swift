@@ -33,7 +33,7 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(second.output, first.output, "the same measurement gives the same cost")
     }
 
-    func testOverBudgetCheckSaysWhatToChangeAndRecordRefusesInOneLine() throws {
+    func testOverBudgetCheckSaysWhatToChangeAndRecordWarnsOrRefusesInOneLine() throws {
         let folder = try Paths.scratch("over-budget")
         let environment = try knownMachine(in: folder)
         let heavy = "\(folder)/heavy.yaml"
@@ -46,8 +46,15 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(check.output.contains("to fit, one of:\n  lower the frame rate: frame-rate: 15, and 15 in each camera's format  → cost 0.78"), check.output)
         XCTAssertTrue(check.output.contains("a smaller picture: preset: hd720"), check.output)
 
+        // Stated, the policy refuses; not stated, a CPU estimate over budget only warns (the throttle answers it).
+        let strict = "\(folder)/strict.yaml"
+        try (Self.heavy + "cost: {over-budget: refuse}\n").write(toFile: strict, atomically: true, encoding: .utf8)
+        let warned = try Command.run([Paths.pipcam, "record", "\(folder)/warned.mkv", "--pipeline", heavy, "--duration", "1"], environment: environment)
+        XCTAssertEqual(warned.status, 0, warned.error)
+        XCTAssertTrue(warned.error.contains("warning: hardware cost 1.56 is over budget"), warned.error)
+
         let file = "\(folder)/heavy.mkv"
-        let refused = try Command.run([Paths.pipcam, "record", file, "--pipeline", heavy, "--duration", "1"], environment: environment)
+        let refused = try Command.run([Paths.pipcam, "record", file, "--pipeline", strict, "--duration", "1"], environment: environment)
         XCTAssertNotEqual(refused.status, 0)
         let message = refused.error.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(message.split(separator: "\n").count, 1, message)

@@ -11,9 +11,11 @@ public struct CostPolicy: Sendable, Equatable {
         case warn
     }
 
-    public var overBudget: OverBudget
+    /// nil (not stated): refuse when a USB controller runs out of bandwidth, which no setting survives;
+    /// warn when only the CPU estimate is over, which the live throttle ladder answers.
+    public var overBudget: OverBudget?
 
-    public init(overBudget: OverBudget = .refuse) {
+    public init(overBudget: OverBudget? = nil) {
         self.overBudget = overBudget
     }
 }
