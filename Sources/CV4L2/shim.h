@@ -11,6 +11,8 @@
 
 #ifndef V4L2_CID_CAMERA_ORIENTATION
 #define V4L2_CID_CAMERA_ORIENTATION (V4L2_CID_CAMERA_CLASS_BASE + 34)
+#endif
+
 /// The range of a control: 0 when the camera has it (and it is not disabled), -1 otherwise.
 static inline int pc_v4l2_query_control(const char *path, unsigned int id, int *minimum, int *maximum, int *step, int *fallback) {
     int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -43,50 +45,11 @@ static inline int pc_v4l2_set_control(const char *path, unsigned int id, int val
     close(fd);
     return result == 0 ? 0 : -1;
 }
-
-#endif
 
 /// 0 front, 1 back, 2 external; -1 when the node cannot be opened or lacks the control.
 static inline int pc_v4l2_camera_orientation(const char *path) {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_control control = { .id = V4L2_CID_CAMERA_ORIENTATION, .value = 0 };
-    int result = ioctl(fd, VIDIOC_G_CTRL, &control);
-    close(fd);
-    return result == 0 ? control.value : -1;
-}
-
-/// The range of a control: 0 when the camera has it (and it is not disabled), -1 otherwise.
-static inline int pc_v4l2_query_control(const char *path, unsigned int id, int *minimum, int *maximum, int *step, int *fallback) {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_queryctrl query = { .id = id };
-    int result = ioctl(fd, VIDIOC_QUERYCTRL, &query);
-    close(fd);
-    if (result != 0 || (query.flags & V4L2_CTRL_FLAG_DISABLED)) return -1;
-    *minimum = query.minimum; *maximum = query.maximum; *step = query.step; *fallback = query.default_value;
-    return 0;
-}
-
-/// A control's current value: 0 on success, -1 otherwise.
-static inline int pc_v4l2_get_control(const char *path, unsigned int id, int *value) {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_control control = { .id = id, .value = 0 };
-    int result = ioctl(fd, VIDIOC_G_CTRL, &control);
-    close(fd);
-    if (result == 0) *value = control.value;
-    return result == 0 ? 0 : -1;
-}
-
-/// Sets a control: 0 on success, -1 otherwise.
-static inline int pc_v4l2_set_control(const char *path, unsigned int id, int value) {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_control control = { .id = id, .value = value };
-    int result = ioctl(fd, VIDIOC_S_CTRL, &control);
-    close(fd);
-    return result == 0 ? 0 : -1;
+    int value = -1;
+    return pc_v4l2_get_control(path, V4L2_CID_CAMERA_ORIENTATION, &value) == 0 ? value : -1;
 }
 
 #endif

@@ -43,12 +43,7 @@ final class AnalysisLog: @unchecked Sendable {
     var analyzer: SessionAnalyzer?
 
     init(path: String, force: Bool) throws {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: path) && !force { throw CLIError("\(path) exists; pass --force to overwrite it") }
-        guard manager.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CLIError("cannot write the analysis to \(path)")
-        }
-        self.handle = handle
+        handle = try LogFile.create(path, force: force, what: "analysis")
     }
 
     func write(_ record: SessionAnalyzer.Record) {

@@ -9,12 +9,7 @@ final class EventsLog: @unchecked Sendable {
     private let lock = NSLock()
 
     init(path: String, force: Bool) throws {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: path) && !force { throw CLIError("\(path) exists; pass --force to overwrite it") }
-        guard manager.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CLIError("cannot write the events to \(path)")
-        }
-        self.handle = handle
+        handle = try LogFile.create(path, force: force, what: "events")
     }
 
     func write(_ event: SessionEvent) {
