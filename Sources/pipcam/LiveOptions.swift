@@ -1,4 +1,5 @@
 import ArgumentParser
+import Capture
 
 /// Live control and the preview's overlay, shared by `pipcam preview` and `pipcam record`.
 struct LiveOptions: ParsableArguments {
@@ -7,4 +8,11 @@ struct LiveOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-overlay"), help: "Show the preview without its line of frame rates, pressure and REC mark.")
     var noOverlay = false
+}
+
+extension LiveOptions {
+    /// The preview window, on a sink this machine's display can show; one line of error when there is none.
+    func previewOutput() throws -> PreviewOutput {
+        PreviewOutput(sink: try PreviewSink.find(), showsOverlay: !noOverlay)
+    }
 }

@@ -39,8 +39,7 @@ struct Preview: AsyncParsableCommand {
 
     func run() async throws {
         try Gst.initialize()
-        let sink: String
-        do { sink = try PreviewSink.find() } catch { throw CLIError("\(error)") }
+        let preview = try live.previewOutput()
         var configuration: SessionConfiguration
         // Loaded as for a recording, then the movie file is taken away: the preview composes on its own.
         if let pipeline {
@@ -51,25 +50,19 @@ struct Preview: AsyncParsableCommand {
             configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: [], outputPath: "preview.mkv")
         }
         if let layout { configuration.layout.kind = layout }
-        configuration.attachPreviewOutput(PreviewOutput(sink: sink, showsOverlay: !live.noOverlay))
+        configuration.attachPreviewOutput(preview)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput()) }
         let session = try CaptureSession(configuration: configuration)
         if let movie = configuration.movieFile { try await session.removeOutput(id: movie.id) }
 
+        let controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+        defer { controls.finish() }
         let stopper = SignalStopper(session: session)
         defer { stopper.cancel() }
         try await session.startRunning()
-        let controls: LiveControls
-        do {
-            controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
-        } catch {
-            _ = try? await session.stopRunning()
-            throw error
-        }
-        defer { controls.finish() }
         let modes = session.runningPlan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
-        FileHandle.standardError.write(Data("previewing with \(sink) (\(modes)); \(ControlCommand.keyHelp)\n".utf8))
+        FileHandle.standardError.write(Data("previewing with \(preview.sink) (\(modes)); \(ControlCommand.keyHelp)\n".utf8))
 
         var failure: String?
         for await event in session.events {

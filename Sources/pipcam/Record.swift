@@ -43,6 +43,12 @@ struct Record: AsyncParsableCommand {
     @OptionGroup(title: "Photos")
     var photo: PhotoOptions
 
+    @Flag(name: .long, help: "Also show the picture in a window while recording (the same capture: cameras are opened once).")
+    var preview = false
+
+    @OptionGroup(title: "Live control")
+    var live: LiveOptions
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
@@ -80,12 +86,15 @@ struct Record: AsyncParsableCommand {
         if let preset { configuration.preset = preset }
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
+        if preview { configuration.attachPreviewOutput(try live.previewOutput()) }
         configuration = try await CostGate.admit(configuration, pipeline: pipeline)
         let analysisLog = try analysis.start(on: &configuration, force: force)
         defer { analysisLog?.finish() }
         let session = try CaptureSession(configuration: configuration)
         if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
 
+        let controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+        defer { controls.finish() }
         let stopper = SignalStopper(session: session)
         defer { stopper.cancel() }
         let photoTrigger = PhotoTrigger(session: session, directory: photoFolder, options: photo)
