@@ -89,6 +89,18 @@ final class PreviewCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.error)
     }
 
+    func testKeysInTheWindowSwapAndStop() throws {
+        let display = try VirtualDisplay()
+        let preview = try Command.start([Paths.pipcam, "preview", "--pipeline", demo], environment: ["DISPLAY": display.name])
+        defer { preview.signal(SIGTERM) }
+        try display.waitForScreen("the ball in the inset") { insetIsBall($0) }
+        try display.press("s", inWindow: "pipcam")
+        try display.waitForScreen("the ball full frame after s") { mainIsBall($0) }
+        try display.press("q", inWindow: "pipcam")
+        let result = preview.wait()
+        XCTAssertEqual(result.status, 0, result.error)
+    }
+
     func testWithoutADisplayPreviewSaysSoInOneLine() throws {
         for environment in [["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY"], ["-u", "WAYLAND_DISPLAY", "DISPLAY=:97"]] {
             let result = try Command.run(environment + [Paths.pipcam, "preview", "--pipeline", demo])

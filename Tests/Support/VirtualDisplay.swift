@@ -47,6 +47,21 @@ public final class VirtualDisplay: @unchecked Sendable {
         return DecodedFrame(width: width, height: height, rgb: [UInt8](data))
     }
 
+    /// Types `key` (an X key name: "s", "space", "Escape") into the window titled `window`, once it is open.
+    public func press(_ key: String, inWindow window: String, timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let found = try Command.run(["xdotool", "search", "--name", "^\(window)$"], environment: ["DISPLAY": name])
+            if let id = found.output.split(separator: "\n").last {
+                let sent = try Command.run(["xdotool", "key", "--window", String(id), key], environment: ["DISPLAY": name])
+                guard sent.status == 0 else { throw ProbeError("xdotool could not press \(key): \(sent.error)") }
+                return
+            }
+            guard Date() < deadline else { throw ProbeError("no window titled \(window) within \(timeout) s") }
+            usleep(100_000)
+        }
+    }
+
     /// Takes screenshots until one satisfies `condition`, or fails after `timeout` seconds with the last one.
     @discardableResult
     public func waitForScreen(timeout: Double = 20, _ description: String, _ condition: (DecodedFrame) -> Bool) throws -> DecodedFrame {
