@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import GStreamer
 
 /// Everything that changes a running session from outside: the control socket, the terminal's keys, the
 /// preview window's keys, and the preview's overlay line. Started once the session runs; `finish()`
@@ -9,6 +10,7 @@ final class LiveControls: @unchecked Sendable {
     private var socket: ControlSocket?
     private var terminal: TerminalKeys?
     private var tasks: [Task<Void, Never>] = []
+    private let pressure = Locked<PressureLevel?>(nil)
 
     init(session: CaptureSession, options: LiveOptions, photoDirectory: String?, photoOptions: PhotoOptions) throws {
         let control = LiveControl(session: session, photoDirectory: photoDirectory, photoOptions: photoOptions)
@@ -27,7 +29,7 @@ final class LiveControls: @unchecked Sendable {
             tasks.append(Task { [weak self] in
                 for await key in preview.keys.presses { self?.press(key) }
             })
-            if preview.showsOverlay { tasks.append(Self.overlay(on: session)) }
+            if preview.showsOverlay { tasks.append(Self.overlay(on: session, pressure: pressure)) }
         }
     }
 
@@ -40,12 +42,17 @@ final class LiveControls: @unchecked Sendable {
         }
     }
 
+    /// Shows the system's pressure level in the preview's overlay (from the session's pressure samples).
+    func showPressure(_ level: PressureLevel) {
+        pressure.withValue { $0 = level }
+    }
+
     /// Rewrites the preview's overlay twice a second.
-    private static func overlay(on session: CaptureSession) -> Task<Void, Never> {
+    private static func overlay(on session: CaptureSession, pressure: Locked<PressureLevel?>) -> Task<Void, Never> {
         Task {
             var overlay = PreviewOverlay(recording: session.configuration.movieFile != nil)
             while !Task.isCancelled {
-                if let status = session.liveStatus() { try? session.setPreviewOverlay(overlay.text(for: status)) }
+                if let status = session.liveStatus() { try? session.setPreviewOverlay(overlay.text(for: status, pressure: pressure.value)) }
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }

@@ -58,7 +58,7 @@ struct Preview: AsyncParsableCommand {
 
         let controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
         defer { controls.finish() }
-        let stopper = SignalStopper(session: session)
+        let stopper = SignalStopper(session: session, notice: "stopping…")
         defer { stopper.cancel() }
         try await session.startRunning()
         let modes = session.runningPlan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""

@@ -1,18 +1,16 @@
 import Capture
 import Foundation
-import GStreamer
 
 /// The line shown over the preview: a REC mark and the time while recording, each camera's frame rate,
 /// and the system's pressure level when it is above nominal. Never part of the recording.
 struct PreviewOverlay {
     let recording: Bool
-    /// The latest pressure level, set by whoever samples pressure; shown when not nominal.
-    static let pressure = Locked<PressureLevel?>(nil)
     private var previous: (elapsed: Duration, frames: [String: Int])?
 
     init(recording: Bool) { self.recording = recording }
 
-    mutating func text(for status: LiveStatus) -> String {
+    /// `pressure` is the latest level sampled, if any; it shows when above nominal.
+    mutating func text(for status: LiveStatus, pressure: PressureLevel?) -> String {
         var parts: [String] = []
         if recording {
             let seconds = Int(status.elapsed.seconds)
@@ -24,7 +22,7 @@ struct PreviewOverlay {
                 "\(camera.inputID) \(Int((Double(camera.count - (previous.frames[camera.inputID] ?? 0)) / interval).rounded())) fps"
             }
         }
-        if let level = Self.pressure.value, level != .nominal { parts.append("pressure \(level)") }
+        if let level = pressure, level != .nominal { parts.append("pressure \(level)") }
         previous = (status.elapsed, Dictionary(uniqueKeysWithValues: status.frames.map { ($0.inputID, $0.count) }))
         return parts.joined(separator: "  ")
     }

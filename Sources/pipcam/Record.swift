@@ -168,12 +168,12 @@ enum OutputPath {
 final class SignalStopper: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
-    init(session: CaptureSession) {
+    init(session: CaptureSession, notice: String = "stopping, finishing the file…") {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                FileHandle.standardError.write(Data("\nstopping, finishing the file…\n".utf8))
+                FileHandle.standardError.write(Data("\n\(notice)\n".utf8))
                 Task { _ = try? await session.stopRunning() }
             }
             source.resume()
