@@ -101,6 +101,31 @@ final class PreviewCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.error)
     }
 
+    func testMuteAndPhotoOverTheSocketWhileRecordingWithoutAWindow() throws {
+        let folder = try Paths.scratch("mute-photo")
+        let file = "\(folder)/out.mkv", socket = "\(folder)/control"
+        let recording = try Command.start([Paths.pipcam, "record", file, "--pipeline", demo, "--duration", "3", "--photos", folder, "--control", socket])
+        let control = try ControlClient(path: socket)
+        try control.waitUntilElapsed(1.5)
+        let muted = try control.send(#"{"command":"mute","id":"voice","muted":true}"#)
+        XCTAssertEqual((muted["microphones"] as? [String: Bool])?["voice"], false, "\(muted)")
+        let photo = try control.send(#"{"command":"photo"}"#)
+        let sidecar = try XCTUnwrap(photo["photo"] as? String, "\(photo)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sidecar))
+        let result = recording.wait()
+        XCTAssertEqual(result.status, 0, result.error)
+
+        // The voice's own track (the second audio track) sounds before the mute and is silent after it.
+        func loudness(from seconds: Double) throws -> Double {
+            let run = try Command.run(["ffmpeg", "-ss", "\(seconds)", "-t", "0.5", "-i", file, "-map", "0:a:1", "-af", "volumedetect", "-f", "null", "-"])
+            let line = run.error.split(separator: "\n").first { $0.contains("max_volume:") } ?? ""
+            return Double(line.split(separator: " ").dropLast().last ?? "") ?? 0
+        }
+        XCTAssertGreaterThan(try loudness(from: 0.8), -20)
+        XCTAssertLessThan(try loudness(from: 2.3), -60)
+        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: file)), 90, accuracy: 1)
+    }
+
     func testWithoutADisplayPreviewSaysSoInOneLine() throws {
         for environment in [["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY"], ["-u", "WAYLAND_DISPLAY", "DISPLAY=:97"]] {
             let result = try Command.run(environment + [Paths.pipcam, "preview", "--pipeline", demo])
