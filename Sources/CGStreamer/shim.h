@@ -118,6 +118,16 @@ static inline GstBuffer *pc_probe_info_buffer(GstPadProbeInfo *info) {
     return (info->type & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
 }
 
+/// The key name of a navigation key-press event ("s", "space", "Left"), or NULL for any other event.
+static inline const gchar *pc_probe_info_key_press(GstPadProbeInfo *info) {
+    if (!(info->type & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM)) return NULL;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (!event || GST_EVENT_TYPE(event) != GST_EVENT_NAVIGATION) return NULL;
+    if (gst_navigation_event_get_type(event) != GST_NAVIGATION_EVENT_KEY_PRESS) return NULL;
+    const gchar *key = NULL;
+    return gst_navigation_event_parse_key_event(event, &key) ? key : NULL;
+}
+
 /// A buffer's presentation time as running time (the pipeline clock's scale), using the pad's segment.
 /// Encoders shift timestamps (x264enc by 1000 hours) and compensate in the segment, so raw PTS values
 /// from different branches only compare after this conversion.

@@ -6,6 +6,6 @@ struct Pipcam: AsyncParsableCommand {
         commandName: "pipcam",
         abstract: "Record two cameras and two microphones at once, picture-in-picture, into one Matroska file.",
         version: "0.1.0",
-        subcommands: [Record.self, Photo.self, Check.self, Devices.self, Validate.self, Describe.self]
+        subcommands: [Record.self, Preview.self, Photo.self, Check.self, Devices.self, Validate.self, Describe.self]
     )
 }

@@ -49,6 +49,12 @@ struct Record: AsyncParsableCommand {
     @OptionGroup(title: "Photos")
     var photo: PhotoOptions
 
+    @Flag(name: .long, help: "Also show the picture in a window while recording (the same capture: cameras are opened once).")
+    var preview = false
+
+    @OptionGroup(title: "Live control")
+    var live: LiveOptions
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
@@ -86,6 +92,7 @@ struct Record: AsyncParsableCommand {
         if let preset { configuration.preset = preset }
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
+        if preview { configuration.attachPreviewOutput(try live.previewOutput()) }
         configuration = try await CostGate.admit(configuration, pipeline: pipeline)
         if noThrottle { configuration.throttlePolicy.isEnabled = false }
         let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
@@ -95,6 +102,8 @@ struct Record: AsyncParsableCommand {
         let session = try CaptureSession(configuration: configuration)
         if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
 
+        let controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+        defer { controls.finish() }
         let stopper = SignalStopper(session: session)
         defer { stopper.cancel() }
         let photoTrigger = PhotoTrigger(session: session, directory: photoFolder, options: photo)
@@ -175,12 +184,12 @@ enum OutputPath {
 final class SignalStopper: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
-    init(session: CaptureSession) {
+    init(session: CaptureSession, notice: String = "stopping, finishing the file…") {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                FileHandle.standardError.write(Data("\nstopping, finishing the file…\n".utf8))
+                FileHandle.standardError.write(Data("\n\(notice)\n".utf8))
                 Task { _ = try? await session.stopRunning() }
             }
             source.resume()

@@ -21,6 +21,12 @@ public struct DecodedFrame: Sendable {
         rgb = [UInt8](data)
     }
 
+    public init(width: Int, height: Int, rgb: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.rgb = rgb
+    }
+
     public func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
         let offset = (y * width + x) * 3
         return (Int(rgb[offset]), Int(rgb[offset + 1]), Int(rgb[offset + 2]))
@@ -41,6 +47,44 @@ public struct DecodedFrame: Sendable {
 
 /// Colours of the synthetic cameras.
 public enum TestColors {
+    /// The SMPTE bars' upper colours, left to right as drawn (unmirrored).
+    public enum Bar: String, CaseIterable, Sendable { case white, yellow, cyan, green, magenta, red, blue }
+
+    /// Which upper SMPTE bar a pixel belongs to, if any.
+    public static func bar(_ p: (r: Int, g: Int, b: Int)) -> Bar? {
+        let high = (r: p.r > 150, g: p.g > 150, b: p.b > 150)
+        let low = (r: p.r < 90, g: p.g < 90, b: p.b < 90)
+        switch (high, low) {
+        case ((true, true, true), _): return .white
+        case ((true, true, false), (false, false, true)): return .yellow
+        case ((false, true, true), (true, false, false)): return .cyan
+        case ((false, true, false), (true, false, true)): return .green
+        case ((true, false, true), (false, true, false)): return .magenta
+        case ((true, false, false), (false, true, true)): return .red
+        case ((false, false, true), (true, true, false)): return .blue
+        default: return nil
+        }
+    }
+
+    /// The bars met along a row from `x` for `width` pixels, each once per run, in order.
+    public static func bars(in frame: DecodedFrame, row y: Int, x: Int, width: Int) -> [Bar] {
+        var runs: [Bar] = []
+        for column in Swift.stride(from: x, to: x + width, by: 2) {
+            guard let bar = bar(frame.pixel(column, y)), runs.last != bar else { continue }
+            runs.append(bar)
+        }
+        return runs
+    }
+
+    /// Whether bars along a row run in SMPTE's order (yellow then cyan) or mirrored (cyan then yellow).
+    public static func barsAreMirrored(_ runs: [Bar]) -> Bool? {
+        for (left, right) in zip(runs, runs.dropFirst()) {
+            if (left, right) == (.yellow, .cyan) { return false }
+            if (left, right) == (.cyan, .yellow) { return true }
+        }
+        return nil
+    }
+
     /// The dark blue behind the second synthetic camera's ball.
     public static func isInsetBlue(_ p: (r: Int, g: Int, b: Int)) -> Bool {
         p.r < 70 && p.g < 70 && (90...170).contains(p.b)

@@ -42,6 +42,13 @@ public struct MediaProbe: Sendable {
         return result.status == 0 ? complaints : "exit \(result.status): \(complaints)"
     }
 
+    /// Presentation times of every frame of a video stream, in seconds, in order.
+    public static func videoFrameTimes(path: String, stream: Int = 0) throws -> [Double] {
+        let result = try Command.run(["ffprobe", "-v", "error", "-select_streams", "v:\(stream)", "-show_entries", "frame=pts_time",
+                                      "-of", "csv=p=0", path])
+        return result.output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+    }
+
     /// Number of decoded frames of the first video stream.
     public static func videoFrameCount(path: String, stream: Int = 0) throws -> Int {
         let result = try Command.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:\(stream)",

@@ -5,7 +5,8 @@ import GStreamer
 ///     camera ─ caps ─ queue(leaky) ─ tee ─┬─ queue ─ valve ─ flip ─┐
 ///     camera ─ …                          │                        compositor ─ caps ─ x264 ─ parse ─┐
 ///                                         ├─ (isolated track) ─ x264 ─ parse ───────────────────────┤
-///                                         └─ (video data) ─ scale ─ convert ─ appsink             matroskamux ─ file
+///                                         ├─ (video data) ─ scale ─ convert ─ appsink             matroskamux ─ file
+///                                         └─ (preview) ─ compositor ─ caps ─ text ─ convert ─ window (GraphBuilder+Preview)
 ///     mic ─ convert ─ resample ─ caps ─ queue(leaky) ─ tee ─┬─ audiomixer ─ opus ────────────────────┤
 ///                                                           └─ (own track) ─ opus ──────────────────┘
 ///
@@ -13,7 +14,7 @@ import GStreamer
 /// inset camera is captured near the size it is shown unless an isolated track wants it whole.
 struct GraphBuilder {
     let configuration: SessionConfiguration
-    private var plan = GraphPlan()
+    var plan = GraphPlan()
 
     init(_ configuration: SessionConfiguration) {
         self.configuration = configuration
@@ -27,7 +28,7 @@ struct GraphBuilder {
     }
 
     /// Live branches drop the oldest frame rather than stall the camera when downstream is slow.
-    private static func leakyQueue(buffers: Int) -> [(String, PropertyValue)] {
+    static func leakyQueue(buffers: Int) -> [(String, PropertyValue)] {
         [("leaky", .string("downstream")), ("max-size-buffers", .uint(UInt64(buffers))),
          ("max-size-bytes", .uint(0)), ("max-size-time", .uint(0))]
     }
@@ -94,6 +95,8 @@ struct GraphBuilder {
                     deliveredTap = (compositor, pad)
                 } else if let output = configuration.videoDataOutputs.first(where: { $0.id == connection.outputID }) {
                     addVideoTap(output, branch: branch, after: flip)
+                } else if connection.outputID == configuration.previewOutput?.id {
+                    addToPreview(connection, after: flip, rate: rate)
                 }
             }
             if heads.isEmpty { heads.append(plan.add("\(prefix)-discard", "fakesink", [("sync", .bool(false)), ("async", .bool(false))])) }
@@ -117,6 +120,8 @@ struct GraphBuilder {
             plan.pictureEncoder = encoded.first
             muxVideo.append(encoded.last)
         }
+
+        if let preview = configuration.previewOutput { addPreviewWindow(preview, rate: rate) }
 
         // Microphones.
         let movieMicrophones = configuration.movieConnections(.audio)
@@ -280,6 +285,7 @@ struct GraphBuilder {
             var size = full
             let shown = connection == composed?.main ? regions.main : connection == composed?.second ? regions.second : nil
             if let shown, !isolated { size = (shown.width, shown.height) }
+            if let shown = previewRegion(of: connection) { size = (shown.width, shown.height) }
             if connection.outputID == configuration.photoOutput?.id { size = full }
             if let tap = configuration.videoDataOutputs.first(where: { $0.id == connection.outputID }) {
                 // A tap takes what the camera captures for the picture, or the size it asks for.

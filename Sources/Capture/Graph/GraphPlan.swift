@@ -54,6 +54,10 @@ public struct GraphPlan: Sendable {
     /// The queue before the picture's encoder, where pictures are dropped when encoding falls behind.
     public var pictureQueue: String?
     public var mixerName: String?
+    /// The preview's compositor, its text overlay (when shown) and its window.
+    public var previewCompositor: String?
+    public var previewOverlay: String?
+    public var previewSink: String?
     public var outputSize: (width: Int, height: Int) = (0, 0)
     public var frameRate: Double = 0
     /// The mode chosen for each camera, for status lines and tests.

@@ -94,6 +94,7 @@ final class RunningGraph: @unchecked Sendable {
                 }
             })
         }
+        if let preview = configuration.previewOutput { try watchKeys(of: preview) }
     }
 
     private func appSink(for outputID: String) -> AppSink? {

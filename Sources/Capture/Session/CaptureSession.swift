@@ -162,6 +162,14 @@ public final class CaptureSession: @unchecked Sendable {
         }
     }
 
+    public func addOutputWithNoConnections(_ output: PreviewOutput) async throws {
+        try await edit { configuration in
+            if let reason = configuration.reasonCannotAddOutput(id: output.id, isMovieFile: false) { throw ConfigurationError(reason) }
+            if configuration.previewOutput != nil { throw ConfigurationError("the session already has a preview") }
+            configuration.previewOutput = output
+        }
+    }
+
     /// Removes an output and every connection to it.
     public func removeOutput(id: String) async throws {
         try await edit { configuration in
@@ -169,6 +177,7 @@ public final class CaptureSession: @unchecked Sendable {
             configuration.videoDataOutputs.removeAll { $0.id == id }
             configuration.audioDataOutputs.removeAll { $0.id == id }
             if configuration.photoOutput?.id == id { configuration.photoOutput = nil }
+            if configuration.previewOutput?.id == id { configuration.previewOutput = nil }
             configuration.connections.removeAll { $0.outputID == id }
         }
     }
@@ -200,7 +209,7 @@ public final class CaptureSession: @unchecked Sendable {
     public func swapCameras() async throws {
         try await edit { configuration in
             guard let composed = configuration.composedCameras(), let second = composed.second else {
-                throw ConfigurationError("swapping needs two cameras connected to the movie file")
+                throw ConfigurationError("swapping needs two cameras in the picture")
             }
             configuration.layout.mainInputID = second.inputPorts[0].inputID
         }

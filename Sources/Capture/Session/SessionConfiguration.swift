@@ -8,6 +8,7 @@ public struct SessionConfiguration: Sendable {
     public var videoDataOutputs: [VideoDataOutput] = []
     public var audioDataOutputs: [AudioDataOutput] = []
     public var photoOutput: PhotoOutput?
+    public var previewOutput: PreviewOutput?
     public var connections: [Connection] = []
     public var preset: SessionPreset = .high
     /// Overrides the preset's frame rate.
@@ -36,6 +37,7 @@ public struct SessionConfiguration: Sendable {
 
     public var outputIDs: [String] {
         (movieFile.map { [$0.id] } ?? []) + videoDataOutputs.map(\.id) + audioDataOutputs.map(\.id) + (photoOutput.map { [$0.id] } ?? [])
+            + (previewOutput.map { [$0.id] } ?? [])
     }
 
     /// Adds a photo output and connects every connected camera to it, turned and mirrored as it records.
@@ -46,6 +48,23 @@ public struct SessionConfiguration: Sendable {
             var connection = Connection(from: input.port, to: output.id)
             connection.rotation = recorded.rotation
             connection.isVideoMirrored = recorded.isVideoMirrored
+            connections.append(connection)
+        }
+    }
+
+    /// Adds a preview and connects every camera the movie file composes (every camera when there is no
+    /// movie file), turned as it records. A front camera is mirrored on screen, as people expect to see
+    /// themselves (`automaticallyAdjustsVideoMirroring`); the recording keeps its own setting.
+    public mutating func attachPreviewOutput(_ output: PreviewOutput) {
+        previewOutput = output
+        let recorded = movieConnections(.video)
+        let cameras = recorded.isEmpty ? inputs.filter(\.device.isCamera).prefix(2).map { Connection(from: $0.port, to: output.id) } : recorded
+        for camera in cameras {
+            guard let input = input(camera.inputPorts[0].inputID) else { continue }
+            var connection = Connection(from: input.port, to: output.id)
+            connection.rotation = camera.rotation
+            connection.isVideoMirrored = camera.isVideoMirrored || input.device.position == .front
+            connection.isEnabled = camera.isEnabled
             connections.append(connection)
         }
     }
@@ -77,9 +96,15 @@ public struct SessionConfiguration: Sendable {
         return connections.filter { $0.outputID == movie.id && $0.mediaType == mediaType }
     }
 
-    /// The camera shown full frame (or first), then the other, as the layout asks.
+    /// The camera shown full frame (or first), then the other, as the layout asks: in the recorded picture,
+    /// or in the preview when nothing is recorded.
     func composedCameras() -> (main: Connection, second: Connection?)? {
-        let cameras = movieConnections(.video)
+        composedCameras(into: movieFile?.id ?? previewOutput?.id)
+    }
+
+    /// The same for the picture of one output (the movie file's or the preview's).
+    func composedCameras(into outputID: String?) -> (main: Connection, second: Connection?)? {
+        let cameras = connections.filter { $0.outputID == outputID && $0.mediaType == .video }
         guard let first = cameras.first else { return nil }
         let main = cameras.first { $0.inputPorts.first?.inputID == layout.mainInputID } ?? first
         return (main, cameras.first { $0 != main })
@@ -138,6 +163,10 @@ public struct SessionConfiguration: Sendable {
                 return "\(connection.inputPorts[0].inputID) is already connected to the photo output"
             }
         }
+        if connection.outputID == previewOutput?.id {
+            if connection.mediaType != .video || connection.inputPorts.count > 1 { return "the preview takes one camera per connection" }
+            if connections.filter({ $0.outputID == connection.outputID }).count >= 2 { return "the preview already shows two cameras" }
+        }
         if connection.outputID == movieFile?.id && connection.mediaType == .video && movieConnections(.video).count >= 2 {
             return "the movie file already composes two cameras"
         }
@@ -159,6 +188,7 @@ public struct SessionConfiguration: Sendable {
         checked.videoDataOutputs = videoDataOutputs
         checked.audioDataOutputs = audioDataOutputs
         checked.photoOutput = photoOutput
+        checked.previewOutput = previewOutput
         for connection in connections {
             if let reason = checked.reasonCannotAdd(connection) { throw ConfigurationError(reason) }
             checked.connections.append(connection)
@@ -176,6 +206,9 @@ public struct SessionConfiguration: Sendable {
             if !(6...510).contains(movie.audioBitrate) {
                 throw ConfigurationError("audio bitrate \(movie.audioBitrate) kbit/s is outside 6…510")
             }
+        }
+        if let preview = previewOutput, !(64...3840).contains(preview.width) {
+            throw ConfigurationError("preview width \(preview.width) must be between 64 and 3840")
         }
         if photoOutput?.isLivePhotoCaptureEnabled == true && movieFile == nil {
             throw ConfigurationError("live photos are cut from the recorded picture: the session needs a movie file")

@@ -1,0 +1,68 @@
+import GStreamer
+
+/// The preview's part of the graph: a small compositor of its own, fed from each camera's tee like any
+/// other output, and a window.
+///
+///     (camera tee) ─ queue(leaky) ─ valve ─ flip ─┐
+///     (camera tee) ─ …                            preview compositor ─ caps ─ (text) ─ convert ─ window
+///
+/// Why not a tee of the recorded picture: mirroring the front camera alone would need the picture cut
+/// apart and composed again, and there is no recorded picture when only previewing. Composing at preview
+/// size costs about what scaling the recorded picture down to it would (each camera is scaled once, into
+/// its region), and a flip is a copy of one camera's frame. Every branch starts with a leaky queue, and
+/// the window does not wait for the clock, so a slow display loses preview pictures, never recorded ones.
+extension GraphBuilder {
+    /// The preview's picture size: its width, and the recorded picture's aspect.
+    var previewSize: (width: Int, height: Int) {
+        let (width, height) = configuration.preset.outputSize
+        let previewWidth = max(2, (configuration.previewOutput?.width ?? width) & ~1)
+        return (previewWidth, max(2, Int((Double(previewWidth) * Double(height) / Double(width)).rounded()) & ~1))
+    }
+
+    /// Where a preview connection's camera goes in the preview's picture; nil for other connections.
+    func previewRegion(of connection: Connection) -> Region? {
+        guard let preview = configuration.previewOutput, connection.outputID == preview.id,
+              let composed = configuration.composedCameras(into: preview.id) else { return nil }
+        let regions = configuration.layout.regions(width: previewSize.width, height: previewSize.height)
+        return connection == composed.main ? regions.main : connection == composed.second ? regions.second : nil
+    }
+
+    /// Links a camera's preview branch to its region of the preview compositor.
+    mutating func addToPreview(_ connection: Connection, after flip: String, rate: Double) {
+        guard let region = previewRegion(of: connection) else { return }
+        let compositor = ensurePreviewCompositor(rate: rate)
+        let pad = "sink_\(plan.links.filter { $0.to == compositor }.count)"
+        plan.link(flip, to: compositor, pad, padProperties: GraphBuilder.padProperties(region))
+    }
+
+    /// The preview compositor. It waits one frame interval for a late camera frame, then shows the last
+    /// one it has: a preview should be prompt rather than complete.
+    private mutating func ensurePreviewCompositor(rate: Double) -> String {
+        if let name = plan.previewCompositor { return name }
+        let wait = UInt64(1_000_000_000 / max(1, rate))
+        plan.previewCompositor = plan.add("preview", "compositor", [("background", .string("black")), ("latency", .uint(wait))])
+        return plan.previewCompositor!
+    }
+
+    /// Composed in I420 at preview size, an optional line of text, and the window. The sink shows each
+    /// picture as it comes (no clock sync): the cameras are live already.
+    mutating func addPreviewWindow(_ preview: PreviewOutput, rate: Double) {
+        guard let compositor = plan.previewCompositor else { return }
+        let (width, height) = previewSize
+        var chain = [compositor, plan.add("preview-caps", "capsfilter", [("caps", .string(
+            "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])]
+        if preview.showsOverlay {
+            let overlay = plan.add("preview-overlay", "textoverlay", [
+                ("text", .string("")), ("halignment", .string("center")), ("valignment", .string("top")),
+                ("font-desc", .string("Sans Bold \(max(8, height / 30))")), ("shaded-background", .bool(true)),
+            ])
+            plan.previewOverlay = overlay
+            chain.append(overlay)
+        }
+        chain.append(plan.add("preview-convert", "videoconvert"))
+        let sink = plan.add("preview-sink", preview.sink, [("sync", .bool(false))])
+        plan.previewSink = sink
+        chain.append(sink)
+        plan.chain(chain)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import GStreamer
+
+/// Finds a video sink that can open a window on this machine's display.
+public enum PreviewSink {
+    /// On X: plain X images work on any X server, a virtual one too, and tell whether the display answers;
+    /// XVideo, where the server has it, scales in the server and costs nothing here. Without X: Wayland's
+    /// own sink, then OpenGL.
+    static let xSink = "ximagesink", xVideoSink = "xvimagesink"
+    static let waylandSinks = ["waylandsink", "glimagesink"]
+
+    /// The sink to use, or an error that says why there is no window to show.
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+        let wayland = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let display {
+            // The plain sink first: opening a display right after XVideo failed to find a port sometimes
+            // fails, which would make a working display look absent.
+            guard opens(xSink) else { throw ConfigurationError("cannot open the display \(display) to show a preview (is the X server running?)") }
+            return opens(xVideoSink) ? xVideoSink : xSink
+        }
+        guard let wayland else { throw ConfigurationError("no display to show a preview on: DISPLAY and WAYLAND_DISPLAY are not set") }
+        guard let sink = waylandSinks.first(where: opens) else { throw ConfigurationError("cannot open the Wayland display \(wayland) to show a preview") }
+        return sink
+    }
+
+    /// Whether the sink opens the display: going to READY connects (and, for XVideo, finds a port),
+    /// which is what would fail when the session starts.
+    private static func opens(_ factory: String) -> Bool {
+        guard Gst.hasElement(factory), let sink = try? Element.make(factory) else { return false }
+        defer { _ = try? sink.setState(.null) }
+        return (try? sink.setState(.ready)) != nil && sink.currentState == .ready
+    }
+}

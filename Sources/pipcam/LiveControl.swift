@@ -1,0 +1,93 @@
+import Capture
+import Foundation
+
+/// Carries out `ControlCommand`s on a running session and answers each with one JSON line:
+/// `{"ok":true,…state…}` or `{"ok":false,"error":"…"}`. Every change is a live commit (pad positions,
+/// valves, capture sizes), so the recording goes on in the same file without losing a frame.
+struct LiveControl: Sendable {
+    let session: CaptureSession
+    /// Where photos go; nil when the command was started without `--photos`.
+    let photoDirectory: String?
+    let photoOptions: PhotoOptions
+
+    /// Cameras and microphones in the order of the session's inputs: what keys 1/2 and m/n refer to.
+    var cameraIDs: [String] { session.configuration.inputs.filter(\.device.isCamera).map(\.id) }
+    var microphoneIDs: [String] { session.configuration.inputs.filter { !$0.device.isCamera }.map(\.id) }
+
+    /// Runs one command and returns its answer line (without the newline).
+    func answer(_ command: ControlCommand) async -> String {
+        do {
+            var extra: [String: Any] = [:]
+            switch command {
+            case .swap:
+                try await session.swapCameras()
+            case .corner(let corner):
+                let next = corner ?? Self.next(session.configuration.layout.corner, in: [.topLeft, .topRight, .bottomRight, .bottomLeft])
+                try await session.update { $0.layout.corner = next }
+            case .layout(let kind):
+                let next = kind ?? Self.next(session.configuration.layout.kind, in: Layout.Kind.allCases)
+                try await session.update { $0.layout.kind = next }
+            case .camera(let id, let enabled):
+                try check(id, isCamera: true)
+                try await session.setInputEnabled(enabled ?? !isEnabled(id), inputID: id)
+            case .mute(let id, let muted):
+                try check(id, isCamera: false)
+                try await session.setInputEnabled(!(muted ?? isEnabled(id)), inputID: id)
+            case .photo:
+                guard let photoDirectory else { throw CLIError("photos are off: start with --photos DIR") }
+                let result = try await session.capturePhoto(photoOptions.settings(directory: photoDirectory), events: PhotoOptions.show)
+                extra["photo"] = result.sidecar
+            case .stop:
+                // Answered first, so the asker hears back before the socket closes with the session.
+                Task { _ = try? await session.stopRunning() }
+                extra["stopping"] = true
+            case .status:
+                break
+            }
+            return Self.line(state().merging(extra) { $1 })
+        } catch {
+            return Self.line(["ok": false, "error": "\(error)"])
+        }
+    }
+
+    /// What the session shows and hears now.
+    private func state() -> [String: Any] {
+        let configuration = session.configuration
+        let layout = configuration.layout
+        var state: [String: Any] = [
+            "ok": true, "layout": layout.kind.rawValue, "corner": layout.corner.rawValue,
+            "main": layout.mainInputID ?? cameraIDs.first ?? "",
+            "cameras": Dictionary(uniqueKeysWithValues: cameraIDs.map { ($0, isEnabled($0)) }),
+            "microphones": Dictionary(uniqueKeysWithValues: microphoneIDs.filter(isConnected).map { ($0, isEnabled($0)) }),
+            "recording": configuration.movieFile != nil,
+        ]
+        if let status = session.liveStatus() { state["elapsed"] = (status.elapsed.seconds * 1000).rounded() / 1000 }
+        return state
+    }
+
+    private func isConnected(_ id: String) -> Bool {
+        session.configuration.connections.contains { $0.inputPorts.contains { $0.inputID == id } }
+    }
+
+    /// An input counts as on while any of its connections is.
+    private func isEnabled(_ id: String) -> Bool {
+        session.configuration.connections.contains { $0.isEnabled && $0.inputPorts.contains { $0.inputID == id } }
+    }
+
+    private func check(_ id: String, isCamera: Bool) throws {
+        let known = isCamera ? cameraIDs : microphoneIDs.filter(isConnected)
+        guard known.contains(id) else {
+            let kind = isCamera ? "camera" : "microphone"
+            throw CLIError("no \(kind) '\(id)' in the session (\(kind)s: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+        }
+    }
+
+    private static func next<T: Equatable>(_ value: T, in order: [T]) -> T {
+        order[((order.firstIndex(of: value) ?? -1) + 1) % order.count]
+    }
+
+    static func line(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return #"{"ok":false}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

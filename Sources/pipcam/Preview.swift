@@ -1,0 +1,83 @@
+import ArgumentParser
+import Capture
+import Foundation
+import GStreamer
+
+/// `pipcam preview`: the cameras in a window, composed as the layout says, with nothing recorded.
+struct Preview: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the cameras in a window, as they would be recorded, and change the layout live.")
+
+    @Option(name: .long, help: "A pipeline description (see pipelines/).")
+    var pipeline: String?
+
+    @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
+    var cameras: [String] = []
+
+    @Option(name: .long, help: "picture-in-picture, side-by-side or top-bottom.")
+    var layout: Layout.Kind?
+
+    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
+    var standIns = false
+
+    @OptionGroup(title: "Live control")
+    var live: LiveOptions
+
+    @Option(name: .long, help: ArgumentHelp("Take photos (key p, or the photo command) into this folder.", valueName: "folder"))
+    var photos: String?
+
+    @OptionGroup(title: "Photos")
+    var photo: PhotoOptions
+
+    func validate() throws {
+        if pipeline != nil && !cameras.isEmpty {
+            throw ValidationError("--camera chooses devices when no --pipeline is given; name devices in the pipeline file instead")
+        }
+        if standIns && pipeline == nil { throw ValidationError("--stand-ins applies to the devices of a --pipeline file") }
+        if cameras.count > 2 { throw ValidationError("pipcam shows at most two cameras") }
+    }
+
+    func run() async throws {
+        try Gst.initialize()
+        let preview = try live.previewOutput()
+        var configuration: SessionConfiguration
+        // Loaded as for a recording, then the movie file is taken away: the preview composes on its own.
+        if let pipeline {
+            let notes: [String]
+            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: nil, standIns: standIns)
+            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        } else {
+            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: [], outputPath: "preview.mkv")
+        }
+        if let layout { configuration.layout.kind = layout }
+        configuration.attachPreviewOutput(preview)
+        let photoFolder = try photos.map(PhotoOptions.checkFolder)
+        if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput()) }
+        let session = try CaptureSession(configuration: configuration)
+        if let movie = configuration.movieFile { try await session.removeOutput(id: movie.id) }
+
+        let controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+        defer { controls.finish() }
+        let stopper = SignalStopper(session: session, notice: "stopping…")
+        defer { stopper.cancel() }
+        try await session.startRunning()
+        let modes = session.runningPlan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
+        FileHandle.standardError.write(Data("previewing with \(preview.sink) (\(modes)); \(ControlCommand.keyHelp)\n".utf8))
+
+        var failure: String?
+        for await event in session.events {
+            switch event {
+            case .runtimeError(let deviceID, let reason):
+                guard failure == nil else { continue }
+                // Closing the window is how a preview is usually ended.
+                if deviceID == nil && reason.hasPrefix("Output window was closed") { failure = ""; continue }
+                failure = (deviceID.map { "\($0): " } ?? "") + reason
+            case .stopped:
+                if let failure, !failure.isEmpty { throw CLIError("the preview stopped: \(failure)") }
+                return
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A virtual X server (Xvfb) for tests that open windows, with screenshots of it. Without a window
+/// manager, a window opens at the top-left corner at its picture's size.
+public final class VirtualDisplay: @unchecked Sendable {
+    /// The value for DISPLAY, e.g. ":3".
+    public let name: String
+    public let width: Int, height: Int
+    private let process: Process
+
+    /// Starts Xvfb on a free display number (Xvfb picks it and says which).
+    public init(width: Int = 1280, height: Int = 720) throws {
+        guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: FileManager.default.isExecutableFile) else {
+            throw ProbeError("Xvfb is not installed: run scripts/install-deps")
+        }
+        self.width = width
+        self.height = height
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: xvfb)
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Xvfb writes the display number once it accepts connections.
+        var text = ""
+        while !text.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw ProbeError("Xvfb exited before it was ready") }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        name = ":" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The whole screen now, as RGB.
+    public func screenshot() throws -> DecodedFrame {
+        let result = try Command.run(["sh", "-c",
+            "ffmpeg -v error -f x11grab -video_size \(width)x\(height) -i '\(name)' -frames:v 1 -f rawvideo -pix_fmt rgb24 - | base64 -w0"])
+        guard let data = Data(base64Encoded: result.output.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == width * height * 3 else {
+            throw ProbeError("could not take a screenshot of \(name): \(result.error)")
+        }
+        return DecodedFrame(width: width, height: height, rgb: [UInt8](data))
+    }
+
+    /// Types `key` (an X key name: "s", "space", "Escape") into the window titled `window`, once it is open.
+    public func press(_ key: String, inWindow window: String, timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let found = try Command.run(["xdotool", "search", "--name", "^\(window)$"], environment: ["DISPLAY": name])
+            if let id = found.output.split(separator: "\n").last {
+                let sent = try Command.run(["xdotool", "key", "--window", String(id), key], environment: ["DISPLAY": name])
+                guard sent.status == 0 else { throw ProbeError("xdotool could not press \(key): \(sent.error)") }
+                return
+            }
+            guard Date() < deadline else { throw ProbeError("no window titled \(window) within \(timeout) s") }
+            usleep(100_000)
+        }
+    }
+
+    /// Takes screenshots until one satisfies `condition`, or fails after `timeout` seconds with the last one.
+    @discardableResult
+    public func waitForScreen(timeout: Double = 20, _ description: String, _ condition: (DecodedFrame) -> Bool) throws -> DecodedFrame {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let shot = try screenshot()
+            if condition(shot) { return shot }
+            guard Date() < deadline else { throw ProbeError("the screen did not show \(description) within \(timeout) s") }
+            usleep(100_000)
+        }
+    }
+}
