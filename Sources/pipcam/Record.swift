@@ -132,6 +132,7 @@ struct Record: AsyncParsableCommand {
             eventsLog?.write(event)
             switch event {
             case .pressure(let sample):
+                controls.showPressure(sample.reading.level)
                 let step = sample.throttleStep > 0 ? ", throttled \(sample.throttleStep)" : ""
                 pressure.withValue { $0 = sample.reading.level == .nominal && step.isEmpty ? "" : "pressure \(sample.reading.level)\(step)" }
             case .throttled(let step):
