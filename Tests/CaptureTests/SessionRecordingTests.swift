@@ -174,6 +174,19 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
     }
 
+    func testClipsThatPlayOutEndTheRecordingPromptly() async throws {
+        let folder = try Paths.scratch("played-out")
+        _ = try await record(Fixtures.configuration(path: "\(folder)/clip.mkv", cameras: [Fixtures.side], microphones: []), seconds: 1)
+        let clip = CaptureDevice.fileCamera(id: "clip", path: "\(folder)/clip.mkv")
+        let session = try CaptureSession(configuration: Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [clip], microphones: []))
+        try await session.startRunning()
+        // No limit: the clip's end is the recording's, and the pipeline has drained by then.
+        let stopped = try await waitForEvent(session, timeout: .seconds(10)) { if case .stopped = $0 { return true }; return false }
+        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clip ended") }
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+    }
+
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {
         let folder = try Paths.scratch("broken")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(folder)/garbage.mkv"))
