@@ -185,6 +185,9 @@ final class SessionRecordingTests: XCTestCase {
         guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clip ended") }
         XCTAssertNil(summary.problem)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+        // The picture starts with the clip's first frame, not with black composed before the clip arrived.
+        let first = try DecodedFrame(path: "\(folder)/out.mkv", at: 0, width: 1280, height: 720)
+        XCTAssertGreaterThan(first.fraction(x: 100, y: 200, width: 1000, height: 400, where: TestColors.isInsetBlue), 0.7)
     }
 
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {

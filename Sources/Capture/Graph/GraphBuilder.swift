@@ -309,7 +309,12 @@ struct GraphBuilder {
         if let name = plan.compositorName { return name }
         // Waiting up to 100 ms for a late camera frame keeps a busy machine from composing pictures
         // without it (a black or frozen region); a recording does not mind the delay.
-        plan.compositorName = plan.add("picture", "compositor", [("background", .string("black")), ("latency", .uint(100_000_000))])
+        // The picture starts with the first camera frame: composed before any camera has one, its caps
+        // are renegotiated when the cameras arrive and its timestamps restart, so the encoder stamps a
+        // picture twice, the muxer drops it, and the file is broken up to the next key frame.
+        plan.compositorName = plan.add("picture", "compositor", [
+            ("background", .string("black")), ("latency", .uint(100_000_000)), ("start-time-selection", .string("first")),
+        ])
         return plan.compositorName!
     }
 
