@@ -190,6 +190,24 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertGreaterThan(first.fraction(x: 100, y: 200, width: 1000, height: 400, where: TestColors.isInsetBlue), 0.7)
     }
 
+    func testFastReplayComposesClipsWithoutLosingAPicture() async throws {
+        let folder = try Paths.scratch("fast-replay")
+        _ = try await record(Fixtures.configuration(path: "\(folder)/clip.mkv", cameras: [Fixtures.side], microphones: []), seconds: 3)
+        let clip = try MediaProbe(path: "\(folder)/clip.mkv")
+        var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [
+            CaptureDevice.fileCamera(id: "a", path: "\(folder)/clip.mkv"), CaptureDevice.fileCamera(id: "b", path: "\(folder)/clip.mkv"),
+        ], microphones: [])
+        configuration.replay = .fast
+        let session = try CaptureSession(configuration: configuration)
+        try await session.startRunning()
+        let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
+        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clips ended") }
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(summary.cameras.map(\.dropped), [0, 0])
+        XCTAssertEqual(try XCTUnwrap(MediaProbe(path: "\(folder)/out.mkv").duration), try XCTUnwrap(clip.duration), accuracy: 0.05)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+    }
+
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {
         let folder = try Paths.scratch("broken")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(folder)/garbage.mkv"))

@@ -11,6 +11,7 @@ extension PipelineDescription {
         configuration.preset = preset
         configuration.frameRate = frameRate
         configuration.layout = layout
+        configuration.replay = replay
         var notes: [String] = []
         let movie = MovieFileOutput(path: outputPath, encoder: encoder, videoBitrate: videoBitrate, audioBitrate: audioBitrate,
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)

@@ -46,10 +46,11 @@ public struct PipelineDescription: Sendable {
     public var audioBitrate = 96
     public var audioTracks = MovieFileOutput.AudioTracks.mixedAndSeparate
     public var isolatedCameraTracks = false
+    public var replay = SessionConfiguration.Replay.realTime
     /// The `cost` section: settings for cost and pressure monitoring, kept as written.
     public var cost: [String: String] = [:]
 
-    static let topKeys = ["preset", "frame-rate", "cameras", "microphones", "layout", "output", "cost"]
+    static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost"]
     static let cameraKeys = ["name", "device", "position", "synthetic", "file", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
@@ -72,6 +73,7 @@ public struct PipelineDescription: Sendable {
         let top = try document.mapping(allowed: topKeys)
         if let value = top["preset"] { description.preset = try value.choice(SessionPreset.self) }
         if let value = top["frame-rate"] { description.frameRate = try value.double(in: 1...120) }
+        if let value = top["replay"] { description.replay = try value.choice(SessionConfiguration.Replay.self) }
         if let value = top["cameras"] {
             description.cameras = try value.sequence().map { try entry($0, camera: true) }
         }

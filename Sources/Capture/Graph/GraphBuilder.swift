@@ -162,6 +162,8 @@ struct GraphBuilder {
             muxAudio.insert(addAudioEncoder(movie, prefix: "mix", after: caps), at: 0)
         }
 
+        if configuration.replay == .fast { plan.makeQueuesWait() }
+
         // The file: tracks in order (picture, mix, microphones, isolated cameras).
         if let movie = configuration.movieFile {
             let mux = plan.add("mux", "matroskamux", [("writing-app", .string("pipcam"))])
@@ -276,8 +278,9 @@ struct GraphBuilder {
             let convert = plan.add("\(prefix)-convert", "videoconvert")
             let scale = plan.add("\(prefix)-scale", "videoscale")
             let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
-            let pace = plan.add("\(prefix)-pace", "clocksync")
-            plan.chain([source, decode, convert, scale, caps, pace, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
+            // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
+            let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", "clocksync")]
+            plan.chain([source, decode, convert, scale, caps] + pace + [plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
         case .alsa, .tone:
             break
         }

@@ -12,6 +12,15 @@ public struct SessionConfiguration: Sendable {
     /// Overrides the preset's frame rate.
     public var frameRate: Double?
     public var layout = Layout()
+    /// How file cameras are read.
+    public var replay = Replay.realTime
+
+    /// `realTime` replays clips at the clock's pace, as the live cameras they stand for (drops included);
+    /// `fast` composes recorded clips as fast as they can be read and encoded, losing nothing. Fast
+    /// needs every input to be a file camera: a live source cannot be hurried.
+    public enum Replay: String, Sendable, CaseIterable {
+        case realTime = "real-time", fast
+    }
 
     public init() {}
 
@@ -132,6 +141,9 @@ public struct SessionConfiguration: Sendable {
             if !(6...510).contains(movie.audioBitrate) {
                 throw ConfigurationError("audio bitrate \(movie.audioBitrate) kbit/s is outside 6…510")
             }
+        }
+        if replay == .fast, let live = inputs.first(where: { if case .file = $0.device.source { return false }; return true }) {
+            throw ConfigurationError("replay fast needs every input to be a file camera, and '\(live.id)' is live")
         }
         if let main = layout.mainInputID, input(main) == nil {
             throw ConfigurationError("layout main '\(main)' is not an input of the session")
