@@ -64,7 +64,7 @@ struct GraphBuilder {
                 let branch = "\(prefix)-\(connection.outputID)"
                 let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 3))
                 let valve = plan.add("\(branch)-valve", "valve", Self.valve(connection))
-                let flip = plan.add("\(branch)-flip", "videoflip", [("video-direction", .string(connection.videoDirection))])
+                let flip = plan.add("\(branch)-flip", "videoflip", Self.flip(connection))
                 plan.chain([queue, valve, flip])
                 heads.append(queue)
                 if let movie = configuration.movieFile, connection.outputID == movie.id {
@@ -198,6 +198,14 @@ struct GraphBuilder {
     /// and muxer carry on without waiting for it.
     private static func valve(_ connection: Connection) -> [(String, PropertyValue)] {
         [("drop", .bool(!connection.isEnabled)), ("drop-mode", .string("transform-to-gap"))]
+    }
+
+    /// A connection's flip. GStreamer 1.22's videoflip copies every frame when it is created unflipped (it
+    /// only turns to passthrough on a change of direction); setting the deprecated `method` to a flip
+    /// first makes `video-direction` such a change, so an unflipped camera costs no copy. Both are set
+    /// in order, by the assembler and by gst-launch alike.
+    private static func flip(_ connection: Connection) -> [(String, PropertyValue)] {
+        [("method", .string("horizontal-flip")), ("video-direction", .string(connection.videoDirection))]
     }
 
     private func isIsolated(_ connections: [Connection]) -> Bool {
