@@ -8,7 +8,8 @@ import os
 import subprocess
 import sys
 
-NAMES = {"a": "pipcam", "b": "gst-launch", "c": "ffmpeg", "d": "floor", "e": "same graph"}
+NAMES = {"a": "pipcam", "b": "gst-launch", "c": "ffmpeg", "d": "floor", "e": "same graph", "f": "pipcam, live pace",
+         "g": "floor, live pace", "h": "ffmpeg, x264 defaults"}
 
 
 def with_matplotlib(out, data):
@@ -20,8 +21,9 @@ def with_matplotlib(out, data):
     figure, axes = plt.subplots(figsize=(9, 4.5), dpi=100)
     for i, case in enumerate(cases):
         xs = [j + (i - (len(cases) - 1) / 2) * width for j in range(len(sets))]
-        bars = axes.bar(xs, [data[s].get(case, 0) for s in sets], width, label=f"{case} {NAMES[case]}")
-        axes.bar_label(bars, fmt="%.1f", fontsize=7)
+        heights = [data[s].get(case, 0) for s in sets]  # a case measured for some sizes only is left out of the others
+        bars = axes.bar(xs, heights, width, label=f"{case} {NAMES[case]}")
+        axes.bar_label(bars, labels=[f"{h:.1f}" if h else "" for h in heights], fontsize=7)
     axes.set_xticks(range(len(sets)), sets)
     axes.set_ylabel("CPU seconds (user + sys), median")
     axes.set_title("10 s of two cameras picture-in-picture: CPU per case (lower is better)")
