@@ -40,7 +40,7 @@ def machine():
     system = next((l.split("=", 1)[1].strip().strip('"') for l in open("/etc/os-release") if l.startswith("PRETTY_NAME")), "?")
     return [
         f"{os.cpu_count()} cores, {model}, {memory / 1024 / 1024:.0f} GB",
-        f"{system}, Linux {platform.release()}",
+        f"{system}, Linux {platform.release().split('-')[0]}",
         run("gst-launch-1.0", "--version").splitlines()[1:2][0] if run("gst-launch-1.0", "--version") else "GStreamer ?",
         " ".join(run("ffmpeg", "-version").split()[:3]),
         "libx264 " + run("dpkg-query", "-W", "-f=${Version}", "libx264-164"),
@@ -140,8 +140,9 @@ def write_results(root, work, out, goals, runs, data):
         f"bench/run{'' if runs == 5 else f' --runs {runs}'}    # everything, ~25 min; bench/run --quick: 720p, 3 runs",
         "```",
         "",
-        "pipcam replays file cameras in real time (they stand for cameras), so its wall time is the clips' 10 s;",
-        "the other cases run as fast as they can. Compare CPU seconds.",
+        "Cases a to e and h run as fast as they can (pipcam with `replay: fast`); f and g are paced like live",
+        "cameras, so their wall time is the clips' 10 s. Compare CPU seconds. The chart needs matplotlib (installed",
+        "into a virtual environment in the work folder if missing) or gnuplot.",
         "",
         "## Results",
         *out,
