@@ -11,6 +11,19 @@ final class DescriptionTests: XCTestCase {
         XCTAssertTrue(notes.isEmpty)
     }
 
+    func testFastReplayIsForFileCamerasOnly() throws {
+        let clips = "replay: fast\ncameras:\n  - name: a\n    file: /dev/null\n  - name: b\n    file: /dev/null\n"
+        let (configuration, _) = try PipelineDescription.parse(clips, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.replay, .fast)
+        let plan = try GraphBuilder.plan(for: configuration)
+        XCTAssertFalse(plan.nodes.contains { $0.factory == "clocksync" }, "nothing paces a fast replay")
+        XCTAssertFalse(plan.nodes.contains { $0.properties.contains { $0.0 == "leaky" } }, "nothing drops in a fast replay")
+        let mixed = clips + "microphones:\n  - name: m\n    synthetic: 440\n"
+        XCTAssertThrowsError(try PipelineDescription.parse(mixed, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")) { error in
+            XCTAssertTrue("\(error)".contains("replay fast needs every input to be a file camera, and 'm' is live"), "\(error)")
+        }
+    }
+
     func testRealDevicesAreMatchedByIdPositionAndOrder() throws {
         let text = "cameras:\n  - name: a\n    position: back\n  - name: b\n    device: /dev/video9\nmicrophones:\n  - name: m\n"
         let description = try PipelineDescription.parse(text, file: "t.yaml")

@@ -149,6 +149,40 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
     }
 
+    func testClipsThatPlayOutEndTheRecordingPromptly() async throws {
+        let folder = try Paths.scratch("played-out")
+        _ = try await record(Fixtures.configuration(path: "\(folder)/clip.mkv", cameras: [Fixtures.side], microphones: []), seconds: 1)
+        let clip = CaptureDevice.fileCamera(id: "clip", path: "\(folder)/clip.mkv")
+        let session = try CaptureSession(configuration: Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [clip], microphones: []))
+        try await session.startRunning()
+        // No limit: the clip's end is the recording's, and the pipeline has drained by then.
+        let stopped = try await waitForEvent(session, timeout: .seconds(10)) { if case .stopped = $0 { return true }; return false }
+        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clip ended") }
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+        // The picture starts with the clip's first frame, not with black composed before the clip arrived.
+        let first = try DecodedFrame(path: "\(folder)/out.mkv", at: 0, width: 1280, height: 720)
+        XCTAssertGreaterThan(first.fraction(x: 100, y: 200, width: 1000, height: 400, where: TestColors.isInsetBlue), 0.7)
+    }
+
+    func testFastReplayComposesClipsWithoutLosingAPicture() async throws {
+        let folder = try Paths.scratch("fast-replay")
+        _ = try await record(Fixtures.configuration(path: "\(folder)/clip.mkv", cameras: [Fixtures.side], microphones: []), seconds: 3)
+        let clip = try MediaProbe(path: "\(folder)/clip.mkv")
+        var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [
+            CaptureDevice.fileCamera(id: "a", path: "\(folder)/clip.mkv"), CaptureDevice.fileCamera(id: "b", path: "\(folder)/clip.mkv"),
+        ], microphones: [])
+        configuration.replay = .fast
+        let session = try CaptureSession(configuration: configuration)
+        try await session.startRunning()
+        let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
+        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clips ended") }
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(summary.cameras.map(\.dropped), [0, 0])
+        XCTAssertEqual(try XCTUnwrap(MediaProbe(path: "\(folder)/out.mkv").duration), try XCTUnwrap(clip.duration), accuracy: 0.05)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+    }
+
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {
         let folder = try Paths.scratch("broken")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(folder)/garbage.mkv"))

@@ -13,6 +13,7 @@ extension PipelineDescription {
         configuration.layout = layout
         configuration.costPolicy = cost
         configuration.throttlePolicy = throttle
+        configuration.replay = replay
         var notes: [String] = []
         let movie = MovieFileOutput(path: outputPath, encoder: encoder, videoBitrate: videoBitrate, audioBitrate: audioBitrate,
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)

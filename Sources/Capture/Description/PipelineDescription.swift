@@ -47,12 +47,13 @@ public struct PipelineDescription: Sendable {
     public var audioTracks = MovieFileOutput.AudioTracks.mixedAndSeparate
     public var isolatedCameraTracks = false
     public var encoderSpeed = MovieFileOutput.EncoderSpeed.veryfast
+    public var replay = SessionConfiguration.Replay.realTime
     /// What `record` does when the session costs more than the machine has.
     public var cost = CostPolicy()
     /// How a recording lightens itself under load.
     public var throttle = ThrottlePolicy()
 
-    static let topKeys = ["preset", "frame-rate", "cameras", "microphones", "layout", "output", "cost", "throttle"]
+    static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle"]
     static let cameraKeys = ["name", "device", "position", "synthetic", "file", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
@@ -75,6 +76,7 @@ public struct PipelineDescription: Sendable {
         let top = try document.mapping(allowed: topKeys)
         if let value = top["preset"] { description.preset = try value.choice(SessionPreset.self) }
         if let value = top["frame-rate"] { description.frameRate = try value.double(in: 1...120) }
+        if let value = top["replay"] { description.replay = try value.choice(SessionConfiguration.Replay.self) }
         if let value = top["cameras"] {
             description.cameras = try value.sequence().map { try entry($0, camera: true) }
         }

@@ -71,7 +71,7 @@ struct GraphBuilder {
                 let keepsLate = configuration.videoDataOutputs.first { $0.id == connection.outputID }?.alwaysDiscardsLateVideoFrames == false
                 let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: keepsLate ? DataDelivery<VideoDataFrame>.backlog : 3))
                 let valve = plan.add("\(branch)-valve", "valve", Self.valve(connection))
-                let flip = plan.add("\(branch)-flip", "videoflip", [("video-direction", .string(connection.videoDirection))])
+                let flip = plan.add("\(branch)-flip", "videoflip", Self.flip(connection))
                 plan.chain([queue, valve, flip])
                 heads.append(queue)
                 if let movie = configuration.movieFile, connection.outputID == movie.id {
@@ -170,6 +170,8 @@ struct GraphBuilder {
             muxAudio.insert(addAudioEncoder(movie, prefix: "mix", after: caps), at: 0)
         }
 
+        if configuration.replay == .fast { plan.makeQueuesWait() }
+
         // The file: tracks in order (picture, mix, microphones, isolated cameras).
         if let movie = configuration.movieFile {
             let mux = plan.add("mux", "matroskamux", [("writing-app", .string("pipcam"))])
@@ -225,6 +227,14 @@ struct GraphBuilder {
     /// and muxer carry on without waiting for it.
     private static func valve(_ connection: Connection) -> [(String, PropertyValue)] {
         [("drop", .bool(!connection.isEnabled)), ("drop-mode", .string("transform-to-gap"))]
+    }
+
+    /// A connection's flip. GStreamer 1.22's videoflip copies every frame when it is created unflipped (it
+    /// only turns to passthrough on a change of direction); setting the deprecated `method` to a flip
+    /// first makes `video-direction` such a change, so an unflipped camera costs no copy. Both are set
+    /// in order, by the assembler and by gst-launch alike.
+    private static func flip(_ connection: Connection) -> [(String, PropertyValue)] {
+        [("method", .string("horizontal-flip")), ("video-direction", .string(connection.videoDirection))]
     }
 
     private func isIsolated(_ connections: [Connection]) -> Bool {
@@ -334,8 +344,9 @@ struct GraphBuilder {
             let convert = plan.add("\(prefix)-convert", "videoconvert")
             let scale = plan.add("\(prefix)-scale", "videoscale")
             let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
-            let pace = plan.add("\(prefix)-pace", "clocksync")
-            plan.chain([source, decode, convert, scale, caps, pace, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
+            // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
+            let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", "clocksync")]
+            plan.chain([source, decode, convert, scale, caps] + pace + [plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
         case .alsa, .tone:
             break
         }
@@ -367,7 +378,12 @@ struct GraphBuilder {
         if let name = plan.compositorName { return name }
         // Waiting up to 100 ms for a late camera frame keeps a busy machine from composing pictures
         // without it (a black or frozen region); a recording does not mind the delay.
-        plan.compositorName = plan.add("picture", "compositor", [("background", .string("black")), ("latency", .uint(100_000_000))])
+        // The picture starts with the first camera frame: composed before any camera has one, its caps
+        // are renegotiated when the cameras arrive and its timestamps restart, so the encoder stamps a
+        // picture twice, the muxer drops it, and the file is broken up to the next key frame.
+        plan.compositorName = plan.add("picture", "compositor", [
+            ("background", .string("black")), ("latency", .uint(100_000_000)), ("start-time-selection", .string("first")),
+        ])
         return plan.compositorName!
     }
 

@@ -80,6 +80,15 @@ public struct GraphPlan: Sendable {
         links.append(Link(from: from, fromPad: fromPad, to: to, toPad: toPad, padProperties: padProperties))
     }
 
+    /// Makes every leaky queue wait for room instead of dropping: nothing is live, so nothing needs to be
+    /// lost, and a few pictures are enough to keep the threads apart (a second of them absorbs live bursts).
+    mutating func makeQueuesWait() {
+        for index in nodes.indices where nodes[index].properties.contains(where: { $0.0 == "leaky" }) {
+            nodes[index].properties.removeAll { $0.0 == "leaky" || $0.0 == "max-size-buffers" }
+            nodes[index].properties.append(("max-size-buffers", .uint(3)))
+        }
+    }
+
     /// Links each element to the next.
     mutating func chain(_ names: [String]) {
         for (from, to) in zip(names, names.dropFirst()) { link(from, to: to) }

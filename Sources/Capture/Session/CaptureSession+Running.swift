@@ -134,13 +134,18 @@ extension CaptureSession {
     /// written late is worth far more than a file without one.
     static let finishTimeout: Duration = .seconds(30)
 
-    private func finish(_ running: RunningGraph, segmentOnly: Bool) async -> RecordingSummary {
+    private func finish(_ running: RunningGraph, segmentOnly: Bool, drained: Bool = false) async -> RecordingSummary {
         let configuration = self.configuration
         var problem: String?
         do {
-            // End-of-stream goes in just downstream of every source rather than to the sources: a failed
-            // source cannot send it, and a live capture source blocked in a read may not for a while.
-            try await running.pipeline.finish(timeout: Self.finishTimeout) { running.endAllSourcesFromDownstream() }
+            if drained {
+                // The pipeline posted end-of-stream itself: the file is complete and no second one will come.
+                _ = try running.pipeline.setState(.null)
+            } else {
+                // End-of-stream goes in just downstream of every source rather than to the sources: a failed
+                // source cannot send it, and a live capture source blocked in a read may not for a while.
+                try await running.pipeline.finish(timeout: Self.finishTimeout) { running.endAllSourcesFromDownstream() }
+            }
         } catch {
             problem = "\(error)"
         }
@@ -177,18 +182,18 @@ extension CaptureSession {
             // Before PLAYING, a failure is the start's to handle: it throws, or finishes once playing.
             if running.started.value { finishAfterFailure(running) }
         case .eos where message.sourcePath?.split(separator: "/").count == 1:
-            // Every branch ended by itself (clips played out): the recording is over.
-            if running.started.value { finishAfterFailure(running) }
+            // Every branch ended by itself (clips played out): the recording is over and already drained.
+            if running.started.value { finishAfterFailure(running, drained: true) }
         default:
             break
         }
     }
 
     /// Keeps what was recorded after a failure: ends the other branches cleanly so the file is finalized.
-    private func finishAfterFailure(_ running: RunningGraph) {
+    private func finishAfterFailure(_ running: RunningGraph, drained: Bool = false) {
         locked {
             guard graph === running, stopTask == nil else { return }
-            stopTask = Task { await self.finish(running, segmentOnly: false) }
+            stopTask = Task { await self.finish(running, segmentOnly: false, drained: drained) }
         }
     }
 

@@ -21,6 +21,15 @@ public struct SessionConfiguration: Sendable {
     /// The throttle rung in force while running (set by the session, not by callers): lighter camera
     /// modes, applied live like any other change of capture size.
     var throttle: ThrottleSettings?
+    /// How file cameras are read.
+    public var replay = Replay.realTime
+
+    /// `realTime` replays clips at the clock's pace, as the live cameras they stand for (drops included);
+    /// `fast` composes recorded clips as fast as they can be read and encoded, losing nothing. Fast
+    /// needs every input to be a file camera: a live source cannot be hurried.
+    public enum Replay: String, Sendable, CaseIterable {
+        case realTime = "real-time", fast
+    }
 
     public init() {}
 
@@ -212,6 +221,9 @@ public struct SessionConfiguration: Sendable {
         }
         if photoOutput?.isLivePhotoCaptureEnabled == true && movieFile == nil {
             throw ConfigurationError("live photos are cut from the recorded picture: the session needs a movie file")
+        }
+        if replay == .fast, let live = inputs.first(where: { if case .file = $0.device.source { return false }; return true }) {
+            throw ConfigurationError("replay fast needs every input to be a file camera, and '\(live.id)' is live")
         }
         if let main = layout.mainInputID, input(main) == nil {
             throw ConfigurationError("layout main '\(main)' is not an input of the session")
