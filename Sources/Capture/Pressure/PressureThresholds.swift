@@ -19,9 +19,9 @@ public struct PressureThresholds: Sendable, Equatable {
     /// Share of all cores this process uses: near all of them, the encoder has no slack left.
     public var processCPU = Limits(fair: 0.6, serious: 0.85, critical: 0.97)
     /// PSI "some" over 10 s, percent: other programs (or too many threads) keep pipcam from a CPU.
-    /// A busy desktop or a build waits a third of the time without hurting a recording; only when tasks
-    /// wait most of the time is the recording starved.
-    public var cpuStall = Limits(fair: 20, serious: 60, critical: 90)
+    /// A recording's own threads keep it near 20 % on 2 cores, and a busy desktop or a build near 30–50 %
+    /// without hurting it; only when tasks wait most of the time is the recording starved.
+    public var cpuStall = Limits(fair: 30, serious: 60, critical: 90)
     /// Dropped frames: one in a hundred is visible; one in five is a slideshow.
     public var dropped = Limits(fair: 0.005, serious: 0.02, critical: 0.2)
     /// The encoder's queue: filling means the encoder falls behind; full means pictures are dropped.
