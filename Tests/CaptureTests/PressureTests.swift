@@ -17,8 +17,8 @@ final class PressureTests: XCTestCase {
         XCTAssertEqual(busy.factors.first?.value ?? 0, 0.95, accuracy: 1e-9)
         XCTAssertEqual(busy.level, .serious)
         XCTAssertEqual(monitor.update(system: snapshot(at: 3, cpu: 14.2)).level, .nominal)
-        XCTAssertEqual(monitor.update(system: snapshot(at: 4, cpu: 15.4)).level, .fair)
-        XCTAssertEqual(monitor.update(system: snapshot(at: 5, cpu: 17.4)).level, .critical)
+        XCTAssertEqual(monitor.update(system: snapshot(at: 4, cpu: 15.8)).level, .fair)
+        XCTAssertEqual(monitor.update(system: snapshot(at: 5, cpu: 17.8)).level, .critical)
     }
 
     func testDroppedFramesAreCountedBetweenSamples() {

@@ -17,7 +17,7 @@ public struct PressureThresholds: Sendable, Equatable {
     }
 
     /// Share of all cores this process uses: near all of them, the encoder has no slack left.
-    public var processCPU = Limits(fair: 0.6, serious: 0.85, critical: 0.97)
+    public var processCPU = Limits(fair: 0.75, serious: 0.9, critical: 0.97)
     /// PSI "some" over 10 s, percent: other programs (or too many threads) keep pipcam from a CPU.
     /// A recording's own threads keep it near 20 % on 2 cores, and a busy desktop or a build near 30–50 %
     /// without hurting it; only when tasks wait most of the time is the recording starved.
