@@ -33,14 +33,7 @@ struct Photo: AsyncParsableCommand {
         // The composed picture is the recording's: the session records, to a scratch file removed at the end.
         let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pipcam-photo-\(getpid()).mkv").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var configuration: SessionConfiguration
-        if let pipeline {
-            let notes: [String]
-            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: scratch, standIns: standIns)
-            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        } else {
-            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: [], outputPath: scratch)
-        }
+        var configuration = try SessionLoading.load(pipeline: pipeline, cameraIDs: cameras, outputPath: scratch, standIns: standIns)
         configuration.movieFile?.path = scratch
         if let preset { configuration.preset = preset }
         configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live))

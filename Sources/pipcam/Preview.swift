@@ -40,15 +40,8 @@ struct Preview: AsyncParsableCommand {
     func run() async throws {
         try Gst.initialize()
         let preview = try live.previewOutput()
-        var configuration: SessionConfiguration
         // Loaded as for a recording, then the movie file is taken away: the preview composes on its own.
-        if let pipeline {
-            let notes: [String]
-            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: nil, standIns: standIns)
-            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        } else {
-            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: [], outputPath: "preview.mkv")
-        }
+        var configuration = try SessionLoading.load(pipeline: pipeline, cameraIDs: cameras, outputPath: "preview.mkv", standIns: standIns)
         if let layout { configuration.layout.kind = layout }
         configuration.attachPreviewOutput(preview)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)

@@ -21,6 +21,15 @@ enum SessionLoading {
         return try description.configuration(devices: devices, outputPath: outputPath, standIns: standIns)
     }
 
+    /// A description's session (its notes printed), or the cameras found or named: what `photo` and
+    /// `preview` start from.
+    static func load(pipeline: String?, cameraIDs: [String], outputPath: String, standIns: Bool) throws -> SessionConfiguration {
+        guard let pipeline else { return try fromDevices(cameraIDs: cameraIDs, microphoneIDs: [], outputPath: outputPath) }
+        let (configuration, notes) = try fromDescription(pipeline, outputPath: outputPath, standIns: standIns)
+        for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        return configuration
+    }
+
     /// The first two cameras and two microphones found, or those named.
     static func fromDevices(cameraIDs: [String], microphoneIDs: [String], outputPath: String) throws -> SessionConfiguration {
         let devices = DeviceDiscovery.devices()

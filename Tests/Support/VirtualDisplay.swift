@@ -8,16 +8,32 @@ public final class VirtualDisplay: @unchecked Sendable {
     public let width: Int, height: Int
     private let process: Process
 
-    /// Starts Xvfb on a free display number (Xvfb picks it and says which).
+    /// Starts Xvfb on a display number of its own, and waits until it accepts connections.
     public init(width: Int = 1280, height: Int = 720) throws {
         guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: FileManager.default.isExecutableFile) else {
             throw ProbeError("Xvfb is not installed: run scripts/install-deps")
         }
         self.width = width
         self.height = height
-        process = Process()
+        // Xvfb now and then fails to start while the previous test's server is still going away: try again.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                (process, name) = try Self.start(xvfb, width: width, height: height)
+                break
+            } catch where attempt < 3 {
+                continue
+            }
+        }
+    }
+
+    private static func start(_ xvfb: String, width: Int, height: Int) throws -> (Process, String) {
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        // A display number of its own, far from :0 and from the one a previous test's server may still be
+        // releasing (when Xvfb picks the lowest free number, a new server can lose its socket to the old).
+        process.arguments = [":\(Int.random(in: 100...999))", "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -25,11 +41,13 @@ public final class VirtualDisplay: @unchecked Sendable {
         // Xvfb writes the display number once it accepts connections.
         var text = ""
         while !text.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { throw ProbeError("Xvfb exited before it was ready") }
+            guard let data = try output.fileHandleForReading.read(upToCount: 64), !data.isEmpty else {
+                process.terminate()
+                throw ProbeError("Xvfb exited before it was ready")
+            }
             text += String(decoding: data, as: UTF8.self)
         }
-        name = ":" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (process, ":" + text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     deinit {
@@ -67,9 +85,14 @@ public final class VirtualDisplay: @unchecked Sendable {
     public func waitForScreen(timeout: Double = 20, _ description: String, _ condition: (DecodedFrame) -> Bool) throws -> DecodedFrame {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let shot = try screenshot()
-            if condition(shot) { return shot }
-            guard Date() < deadline else { throw ProbeError("the screen did not show \(description) within \(timeout) s") }
+            // A grab can fail while the server is busy with a client connecting; the next one is taken.
+            do {
+                let shot = try screenshot()
+                if condition(shot) { return shot }
+                guard Date() < deadline else { throw ProbeError("the screen did not show \(description) within \(timeout) s") }
+            } catch let error as ProbeError where !error.description.hasPrefix("the screen did not show") {
+                guard Date() < deadline else { throw error }
+            }
             usleep(100_000)
         }
     }
