@@ -3,13 +3,17 @@ import Foundation
 import GStreamer
 
 /// Everything that changes a running session from outside: the control socket, the terminal's keys, the
-/// preview window's keys, and the preview's overlay line. Started once the session runs; `finish()`
+/// preview window's keys, SIGUSR1 (a photo: `kill -USR1 <pid>`), and the preview's overlay line. Started
+/// once the session runs; `drain()` waits for commands under way (a photo being encoded), `finish()`
 /// lets go of all of it.
 final class LiveControls: @unchecked Sendable {
     private let control: LiveControl
     private var socket: ControlSocket?
     private var terminal: TerminalKeys?
     private var tasks: [Task<Void, Never>] = []
+    private var photoSignal: DispatchSourceSignal?
+    /// Commands from keys and signals still being carried out.
+    private let running = Locked<[Task<Void, Never>]>([])
     private let pressure = Locked<PressureLevel?>(nil)
 
     init(session: CaptureSession, options: LiveOptions, photoDirectory: String?, photoOptions: PhotoOptions) throws {
@@ -25,6 +29,11 @@ final class LiveControls: @unchecked Sendable {
             }
         }
         terminal = TerminalKeys { [weak self] key in self?.press(key) }
+        signal(SIGUSR1, SIG_IGN)
+        let photoSignal = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        photoSignal.setEventHandler { [weak self] in self?.perform(.photo, from: "SIGUSR1") }
+        photoSignal.resume()
+        self.photoSignal = photoSignal
         if let preview = session.configuration.previewOutput {
             tasks.append(Task { [weak self] in
                 for await key in preview.keys.presses { self?.press(key) }
@@ -33,13 +42,25 @@ final class LiveControls: @unchecked Sendable {
         }
     }
 
-    /// A key from the window or the terminal. Keys answer only when something went wrong.
+    /// A key from the window or the terminal.
     private func press(_ key: String) {
         guard let command = ControlCommand(key: key, cameras: control.cameraIDs, microphones: control.microphoneIDs) else { return }
-        Task { [control] in
+        perform(command, from: key)
+    }
+
+    /// Carries out a command from a key or a signal; these answer only when something went wrong.
+    private func perform(_ command: ControlCommand, from source: String) {
+        let task = Task { [control] in
             let answer = await control.answer(command)
-            if answer.contains(#""ok":false"#) { FileHandle.standardError.write(Data("\n\(key): \(answer)\n".utf8)) }
+            if answer.contains(#""ok":false"#) { FileHandle.standardError.write(Data("\n\(source): \(answer)\n".utf8)) }
         }
+        running.withValue { $0.append(task) }
+    }
+
+    /// Waits for the commands under way, so that no photo is left half-written when the session stops.
+    func drain() async {
+        photoSignal?.cancel()
+        for task in running.value { await task.value }
     }
 
     /// Shows the system's pressure level in the preview's overlay (from the session's pressure samples).

@@ -66,6 +66,7 @@ struct Preview: AsyncParsableCommand {
                 if deviceID == nil && reason.hasPrefix("Output window was closed") { failure = ""; continue }
                 failure = (deviceID.map { "\($0): " } ?? "") + reason
             case .stopped:
+                await controls.drain()
                 if let failure, !failure.isEmpty { throw CLIError("the preview stopped: \(failure)") }
                 return
             default:

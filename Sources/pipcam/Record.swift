@@ -106,7 +106,6 @@ struct Record: AsyncParsableCommand {
         defer { controls.finish() }
         let stopper = SignalStopper(session: session)
         defer { stopper.cancel() }
-        let photoTrigger = PhotoTrigger(session: session, directory: photoFolder, options: photo)
         let existed = FileManager.default.fileExists(atPath: path)
         do {
             try await session.startRunning()
@@ -148,7 +147,7 @@ struct Record: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("\nfinished \(summary.path ?? "a file"); recording goes on in the next\n".utf8))
             case .stopped(let summary):
                 ticker.cancel()
-                await photoTrigger.finish()
+                await controls.drain()
                 StatusLine().finish()
                 print(summary)
                 if let failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }
