@@ -128,6 +128,13 @@ static inline const gchar *pc_probe_info_key_press(GstPadProbeInfo *info) {
     return gst_navigation_event_parse_key_event(event, &key) ? key : NULL;
 }
 
+/// Whether a probe sees a quality-of-service event going upstream.
+static inline gboolean pc_probe_info_is_qos(GstPadProbeInfo *info) {
+    if (!(info->type & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM)) return FALSE;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    return event && GST_EVENT_TYPE(event) == GST_EVENT_QOS;
+}
+
 /// A buffer's presentation time as running time (the pipeline clock's scale), using the pad's segment.
 /// Encoders shift timestamps (x264enc by 1000 hours) and compensate in the segment, so raw PTS values
 /// from different branches only compare after this conversion.

@@ -199,4 +199,25 @@ final class SessionRecordingTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("could not start: clip: "), "\(error)")
         }
     }
+
+    /// The compositor composes in the colours of its inset; a main camera whose colours differ from the
+    /// picture's would be converted whole, every frame.
+    func testTheMainCameraReachesThePictureInItsOwnColours() async throws {
+        let file = try Paths.scratch("colours") + "/out.mkv"
+        let seen = Locked<(main: String?, picture: String?)>((nil, nil))
+        _ = try await record(Fixtures.configuration(path: file), seconds: 1.5) { session in
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                let compositor = session.locked { session.graph }?.pipeline.element(named: "picture")
+                if let main = try compositor?.staticPad("sink_0").currentCaps?.structures.first,
+                   let picture = try compositor?.staticPad("src").currentCaps?.structures.first {
+                    seen.withValue { $0 = (main.string("colorimetry"), picture.string("colorimetry")) }
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        XCTAssertNotNil(seen.value.main, "the main camera states its colours")
+        XCTAssertEqual(seen.value.main, seen.value.picture, "1280x720 main camera, 384x216 inset")
+    }
 }

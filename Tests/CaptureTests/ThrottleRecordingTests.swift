@@ -20,11 +20,16 @@ final class ThrottleRecordingTests: XCTestCase {
         var configuration = Fixtures.configuration(path: file, microphones: [Fixtures.voice])
         configuration.throttlePolicy.isEnabled = false
         let modes = Locked<[[String]]>([])
+        let composed = Locked(0)
         let summary = try await record(configuration, seconds: 5) { session in
             func note() { modes.withValue { $0.append((session.runningPlan?.cameraModes ?? [:]).sorted { $0.key < $1.key }.map { $0.value.description }) } }
             note()
             try await self.waitUntil(session, recorded: 1.5)
             let running = try XCTUnwrap(session.locked { session.graph })
+            _ = try running.pipeline.element(named: "picture")?.staticPad("src").addBufferProbe { _ in
+                composed.withValue { $0 += 1 }
+                return .pass
+            }
             try await session.applyThrottle(ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15), to: running)
             note()
             try await self.waitUntil(session, recorded: 3.5)
@@ -45,6 +50,9 @@ final class ThrottleRecordingTests: XCTestCase {
         XCTAssertGreaterThan(frames, 110)
         XCTAssertLessThan(frames, 130)
         XCTAssertEqual(summary.droppedPictures, 0)
+        // From 1.5 s on, the compositor composed only the pictures the file keeps: at 15 fps it skips the
+        // others instead of composing 30 a second and dropping half.
+        XCTAssertLessThan(composed.value, Int(3.5 * 30) - 20, "\(composed.value) composed in 3.5 s")
         // The picture keeps its size while the main camera is captured smaller: the compositor scales it.
         let frame = try DecodedFrame(path: file, at: 2.5, width: 1280, height: 720)
         XCTAssertTrue(TestColors.isBlueBar(frame.pixel(1220, 200)), "bars fill the picture: \(frame.pixel(1220, 200))")

@@ -27,6 +27,9 @@ struct GraphBuilder {
         return builder.plan
     }
 
+    /// The colours cameras drawn by pipcam state: one for all, whatever their size (see `.testPattern`).
+    static let drawnColorimetry = "bt709"
+
     /// Live branches drop the oldest frame rather than stall the camera when downstream is slow.
     static func leakyQueue(buffers: Int) -> [(String, PropertyValue)] {
         [("leaky", .string("downstream")), ("max-size-buffers", .uint(UInt64(buffers))),
@@ -331,7 +334,11 @@ struct GraphBuilder {
             let source = plan.add("\(prefix)-src", "videotestsrc", properties)
             // Left to choose, the pattern would be drawn in its first format, 64-bit RGBA: eight bytes a
             // pixel to draw and convert. I420 is what the compositor composes in, so nothing converts.
-            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps.replacingOccurrences(of: "video/x-raw,", with: "video/x-raw,format=I420,")))])
+            // Left unstated, the colours would be BT.709 from 720 lines up and BT.601 below: an HD main
+            // camera and a smaller inset would differ, and the compositor, which takes the inset's, would
+            // convert every main picture (a third of a core at 1080p). Every drawn camera states one.
+            let format = "video/x-raw,format=I420,colorimetry=\(Self.drawnColorimetry),"
+            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps.replacingOccurrences(of: "video/x-raw,", with: format)))])
             let clock = plan.add("\(prefix)-clock", "timeoverlay", [
                 ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),

@@ -18,7 +18,7 @@ final class RunningGraph: @unchecked Sendable {
     let composed = FrameCounter(), encoded = FrameCounter()
     /// Pictures skipped on purpose under a throttle rung (not drops: the rung lowered the rate).
     let skipped = FrameCounter()
-    private var pictureRate: Locked<(rate: Double?, next: Duration)>?
+    private var pictureRate: Locked<PictureRateLimiter>?
     /// The last seconds of the encoded picture, when the photo output takes live photos.
     let livePhotoRing: LivePhotoRing?
     private var subscriptions: [AppSinkSubscription] = []
@@ -51,18 +51,20 @@ final class RunningGraph: @unchecked Sendable {
         if let name = plan.compositeSource, let caps = pipeline.element(named: name) {
             // Under a throttle rung, pictures beyond its rate are skipped before the encoder: the file keeps
             // its declared rate and every picture its timestamp, so the change needs no renegotiation.
-            let state = Locked<(rate: Double?, next: Duration)>((nil, .zero))
-            pictureRate = state
+            // The compositor is asked not to compose the pictures that will be skipped, and the request
+            // stops there: the cameras' own filters would act on it too and drop frames it still needs.
+            let limiter = Locked(PictureRateLimiter(configuredRate: plan.frameRate))
+            pictureRate = limiter
+            if let compositor = plan.compositorName.flatMap({ pipeline.element(named: $0) }) {
+                for pad in plan.compositorPads.values { try compositor.staticPad(pad).stopUpstreamQualityOfService() }
+            }
+            let upstream = try caps.staticPad("sink")
             try caps.staticPad("src").addBufferProbe { [skipped] time in
                 guard let time else { return .pass }
-                let keep: Bool = state.withValue { state in
-                    guard let rate = state.rate else { return true }
-                    // Half a frame of slack keeps the kept pictures evenly spaced despite jitter.
-                    guard time + .seconds(0.5 / rate) >= state.next else { return false }
-                    state.next = max(state.next + .seconds(1 / rate), time)
-                    return true
-                }
-                if keep { return .pass }
+                let decision = limiter.withValue { $0.decide(time) }
+                for _ in 0..<decision.missing { skipped.bump(nil) }
+                if let until = decision.skipBefore { upstream.requestNoPicturesBefore(until, now: time) }
+                if decision.keep { return .pass }
                 skipped.bump(time)
                 return .drop
             }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Keeps the composed pictures of a throttle rung's rate out of the configured rate's grid, evenly
+/// spaced (20 of 30: two kept, one skipped). Pure logic, fed each picture's running time; the graph
+/// drops what it skips and asks the compositor not to compose the pictures it will skip anyway.
+struct PictureRateLimiter: Sendable {
+    /// One picture at the configured rate.
+    let frame: Duration
+    /// Pictures a second to keep; nil keeps them all.
+    var rate: Double?
+    private var next: Duration = .zero
+    private var last: Duration?
+
+    init(configuredRate: Double) {
+        frame = .seconds(1 / max(configuredRate, 1))
+    }
+
+    struct Decision: Equatable {
+        var keep: Bool
+        /// Grid pictures between the previous picture seen and this one that never came: the compositor
+        /// skipped them as asked.
+        var missing: Int
+        /// Pictures before this time will be skipped: nobody needs them composed.
+        var skipBefore: Duration?
+    }
+
+    mutating func decide(_ time: Duration) -> Decision {
+        defer { last = time }
+        guard let rate else { return Decision(keep: true, missing: 0, skipBefore: nil) }
+        let missing = last.map { max(0, Int(((time - $0) / frame).rounded()) - 1) } ?? 0
+        // A picture is kept from half a grid frame before its turn, so jitter never skips two in a row.
+        let threshold = next - frame / 2 - .microseconds(100)
+        guard time >= threshold else { return Decision(keep: false, missing: missing, skipBefore: nil) }
+        next = max(next + .seconds(1 / rate), time)
+        return Decision(keep: true, missing: missing, skipBefore: next - frame / 2 - .microseconds(100))
+    }
+}
