@@ -20,6 +20,8 @@ final class EventsCommandTests: XCTestCase {
         XCTAssertTrue(events.allSatisfy { ($0["factors"] as? [String: Double])?["cpu"] != nil }, "process CPU is always a factor")
         let pictures = events.compactMap { $0["pictures"] as? Int }
         XCTAssertEqual(pictures, pictures.sorted(), "counts are totals")
+        let dropped = events.compactMap { $0["dropped"] as? Int }
+        XCTAssertEqual(dropped, dropped.sorted(), "a total too: pictures waiting for the encoder are not dropped")
         XCTAssertGreaterThan(pictures.last ?? 0, 60)
         XCTAssertEqual(events.compactMap { $0["step"] as? Int }.max(), 0)
     }

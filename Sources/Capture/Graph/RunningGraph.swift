@@ -190,10 +190,16 @@ final class RunningGraph: @unchecked Sendable {
 
     /// How full the queue before the picture's encoder is (0…1): near full, encoding is falling behind.
     var encoderQueueFill: Double? {
+        guard let queue = pictureQueueLevel, queue.limit > 0 else { return nil }
+        return Double(queue.level) / Double(queue.limit)
+    }
+
+    /// Pictures waiting in the queue before the picture's encoder, and how many it holds.
+    private var pictureQueueLevel: (level: Int, limit: Int)? {
         guard let name = plan.pictureQueue, let queue = pipeline.element(named: name),
               case .uint(let level)? = try? queue.property("current-level-buffers"),
-              case .uint(let limit)? = try? queue.property("max-size-buffers"), limit > 0 else { return nil }
-        return Double(level) / Double(limit)
+              case .uint(let limit)? = try? queue.property("max-size-buffers") else { return nil }
+        return (Int(level), Int(limit))
     }
 
     /// Frames offered to the picture and lost on the way (by cameras' queues, and before encoding).
@@ -203,8 +209,14 @@ final class RunningGraph: @unchecked Sendable {
         return PressureMonitor.FrameCounts(delivered: max(0, encoded.value), dropped: dropped)
     }
 
-    /// Pictures dropped before encoding so far (a few may still be in the queue while running).
-    var droppedPictures: Int { max(0, composed.value - encoded.value) }
+    /// Pictures dropped before encoding so far. Those still waiting in the queue are not: counted as
+    /// dropped, they made a recording that keeps up look like it loses frames whenever it is sampled.
+    /// Read in the order pictures flow, so a picture moving on meanwhile is never counted as lost.
+    var droppedPictures: Int {
+        let offered = composed.value
+        let waiting = pictureQueueLevel?.level ?? 0
+        return max(0, offered - waiting - encoded.value)
+    }
 
     /// The input whose branch an element belongs to, from the element's name ("cam1-src" → second input).
     func inputID(forElementPath path: String?, configuration: SessionConfiguration) -> String? {

@@ -242,13 +242,14 @@ public struct SessionConfiguration: Sendable {
     /// Whether a device can deliver `format`; nil when it can.
     static func problem(with format: VideoFormat, rate: Double?, on device: CaptureDevice) -> String? {
         guard device.isCamera else { return "'\(device.id)' is a microphone; formats apply to cameras" }
-        let wanted = rate ?? format.maxFrameRate
+        // A format given without a rate runs at one the device offers at that size (GraphBuilder.captureMode).
+        let wanted = rate ?? (format.frameRates.isEmpty ? nil : format.maxFrameRate)
         if device.formats.isEmpty {
             let limit = VideoFormat.maximumSize
             if format.width < 16 || format.height < 16 || format.width > limit.width || format.height > limit.height {
                 return "camera '\(device.id)' cannot deliver \(format.width)x\(format.height) (16x16 up to \(limit.width)x\(limit.height))"
             }
-            if wanted <= 0 || wanted > VideoFormat.maximumFrameRate {
+            if let wanted, wanted <= 0 || wanted > VideoFormat.maximumFrameRate {
                 return "camera '\(device.id)' cannot deliver \(wanted) fps (up to \(Int(VideoFormat.maximumFrameRate)))"
             }
             return nil
@@ -258,7 +259,7 @@ public struct SessionConfiguration: Sendable {
             let offered = device.formats.map(\.description).joined(separator: "; ")
             return "camera '\(device.id)' has no mode \(format.pixelFormat) \(format.width)x\(format.height) (it offers: \(offered))"
         }
-        if !mode.frameRates.contains(where: { abs($0 - wanted) < 0.01 }) && !mode.frameRates.isEmpty {
+        if let wanted, !mode.frameRates.contains(where: { abs($0 - wanted) < 0.01 }) && !mode.frameRates.isEmpty {
             return "camera '\(device.id)' offers \(mode), not \(VideoFormat.rateText(wanted)) fps"
         }
         return nil
