@@ -24,6 +24,17 @@ final class DescriptionTests: XCTestCase {
         }
     }
 
+    func testACameraFormatWithoutARateRunsAtTheSessionsOrTheNearestTheDeviceOffers() throws {
+        let synthetic = "frame-rate: 25\ncameras:\n  - name: a\n    synthetic: smpte\n    format: {width: 1440, height: 810}\n"
+        let (drawn, _) = try PipelineDescription.parse(synthetic, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(try GraphBuilder.plan(for: drawn).cameraModes["a"]?.description, "1440x810 @ 25 fps")
+        let real = "frame-rate: 25\ncameras:\n  - name: a\n    device: /dev/video8\n    format: {width: 640, height: 480}\n"
+        let camera = CaptureDevice(id: "/dev/video8", name: "C", mediaType: .video, source: .v4l2(path: "/dev/video8"),
+                                   formats: [VideoFormat(pixelFormat: "YUY2", width: 640, height: 480, frameRates: [30, 15])])
+        let (configuration, _) = try PipelineDescription.parse(real, file: "t.yaml").configuration(devices: [camera], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(try GraphBuilder.plan(for: configuration).cameraModes["a"]?.description, "YUY2 640x480 @ 30 fps")
+    }
+
     func testRealDevicesAreMatchedByIdPositionAndOrder() throws {
         let text = "cameras:\n  - name: a\n    position: back\n  - name: b\n    device: /dev/video9\nmicrophones:\n  - name: m\n"
         let description = try PipelineDescription.parse(text, file: "t.yaml")
