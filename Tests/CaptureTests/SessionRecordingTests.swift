@@ -183,6 +183,27 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
     }
 
+    func testRawY4MClipsAreReadDirectlyAndKeepEveryPicture() async throws {
+        let folder = try Paths.scratch("y4m-replay")
+        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=45", "pattern=ball", "!",
+                                    "video/x-raw,format=I420,width=640,height=360,framerate=30/1", "!", "y4menc", "!",
+                                    "filesink", "location=\(folder)/clip.y4m"])
+        XCTAssertEqual(made.status, 0, made.error)
+        var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [
+            CaptureDevice.fileCamera(id: "a", path: "\(folder)/clip.y4m"), CaptureDevice.fileCamera(id: "b", path: "\(folder)/clip.y4m"),
+        ], microphones: [])
+        configuration.replay = .fast
+        let factories = try GraphBuilder.plan(for: configuration).nodes.map(\.factory)
+        XCTAssertEqual(factories.filter { $0 == "y4mdec" }.count, 2, "no decodebin for raw clips: \(factories)")
+        let session = try CaptureSession(configuration: configuration)
+        try await session.startRunning()
+        let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
+        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clips ended") }
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 45)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+    }
+
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {
         let folder = try Paths.scratch("broken")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(folder)/garbage.mkv"))
