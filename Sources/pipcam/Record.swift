@@ -136,6 +136,8 @@ struct Record: AsyncParsableCommand {
                 pressure.withValue { $0 = sample.reading.level == .nominal && step.isEmpty ? "" : "pressure \(sample.reading.level)\(step)" }
             case .throttled(let step):
                 FileHandle.standardError.write(Data("\n\(step.summary)\n".utf8))
+            case .warning(let text):
+                FileHandle.standardError.write(Data("\nwarning: \(text)\n".utf8))
             case .runtimeError(let deviceID, let reason):
                 // The first error says what happened; the ones that follow are its consequences.
                 guard failure == nil else { continue }

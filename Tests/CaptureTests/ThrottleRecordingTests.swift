@@ -57,4 +57,26 @@ final class ThrottleRecordingTests: XCTestCase {
         let frame = try DecodedFrame(path: file, at: 2.5, width: 1280, height: 720)
         XCTAssertTrue(TestColors.isBlueBar(frame.pixel(1220, 200)), "bars fill the picture: \(frame.pixel(1220, 200))")
     }
+
+    /// A camera with a track of its own keeps its mode under a rung (the track would have to renegotiate);
+    /// the picture's lower rate still applies and the recording goes on.
+    func testARungOnIsolatedTracksLowersTheRateAndKeepsTheCameras() async throws {
+        let file = try Paths.scratch("throttle-isolated") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file, microphones: [])
+        configuration.movieFile?.isolatedCameraTracks = true
+        configuration.throttlePolicy.isEnabled = false
+        let modes = Locked<[String]>([])
+        let summary = try await record(configuration, seconds: 4) { session in
+            try await self.waitUntil(session, recorded: 1)
+            let running = try XCTUnwrap(session.locked { session.graph })
+            try await session.applyThrottle(ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15), to: running)
+            modes.withValue { $0 = (session.runningPlan?.cameraModes ?? [:]).sorted { $0.key < $1.key }.map { $0.value.description } }
+        }
+        XCTAssertEqual(modes.value, ["1280x720 @ 30 fps", "1280x720 @ 30 fps"], "the tracks' cameras as configured")
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        let pictures = try MediaProbe.videoFrameCount(path: file)
+        XCTAssertGreaterThan(pictures, 60)
+        XCTAssertLessThan(pictures, 90, "3 s of the 4 at 15 fps")
+    }
 }

@@ -270,7 +270,10 @@ struct GraphBuilder {
                            composed: (main: Connection, second: Connection?)?) -> [String: CaptureMode] {
         modes.reduce(into: [:]) { result, entry in
             let (inputID, mode) = entry
-            guard let input = configuration.input(inputID), input.activeFormat == nil || input.device.formats.isEmpty else {
+            // A camera with a track of its own keeps its mode: the track's encoder and the file would have
+            // to renegotiate. The picture's lower rate applies all the same, before its encoder.
+            guard let input = configuration.input(inputID), input.activeFormat == nil || input.device.formats.isEmpty,
+                  !isIsolated(configuration.connections.filter { $0.inputPorts.contains(input.port) }) else {
                 result[inputID] = mode
                 return
             }

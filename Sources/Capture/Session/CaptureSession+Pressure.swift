@@ -11,6 +11,7 @@ extension CaptureSession {
         Task { [weak self] in
             var monitor = PressureMonitor()
             var controller = ThrottleController(policy: policy, frameRate: running.plan.frameRate)
+            var applied = 0
             _ = monitor.update(system: SystemReader.snapshot(), frames: running.pressureCounts, queueFill: running.encoderQueueFill)
             while (try? await Task.sleep(for: Self.pressureInterval)) != nil {
                 guard let self, !running.stopped.value else { return }
@@ -20,13 +21,16 @@ extension CaptureSession {
                 if let event = controller.observe(reading, at: time) {
                     do {
                         try await applyThrottle(event.settings, to: running)
+                        applied = event.step
                         eventContinuation.yield(.throttled(event))
                     } catch {
-                        eventContinuation.yield(.runtimeError(deviceID: nil, reason: "could not apply the throttle step: \(error)"))
+                        // A step that cannot be taken must not cost the recording: it goes on as it is.
+                        controller = ThrottleController(policy: ThrottlePolicy(isEnabled: false), frameRate: running.plan.frameRate)
+                        eventContinuation.yield(.warning("throttling stopped: could not apply \(event.change): \(error)"))
                     }
                 }
                 eventContinuation.yield(.pressure(PressureSample(time: time, reading: reading, counts: counts,
-                                                                 skipped: running.skipped.value, throttleStep: controller.step)))
+                                                                 skipped: running.skipped.value, throttleStep: applied)))
             }
         }
     }

@@ -124,7 +124,10 @@ extension CaptureSession {
             throw ConfigurationError("could not start: \(running.firstError.value ?? "\(error)")")
         }
         running.started.withValue { $0 = true }
-        running.attach(pressureWatch: watchPressure(of: running, policy: configuration.throttlePolicy))
+        // A fast replay takes every core on purpose and waits instead of dropping: nothing to throttle.
+        var policy = configuration.throttlePolicy
+        if configuration.replay == .fast { policy.isEnabled = false }
+        running.attach(pressureWatch: watchPressure(of: running, policy: policy))
         eventContinuation.yield(.started)
         if running.firstError.value != nil { finishAfterFailure(running) }
     }

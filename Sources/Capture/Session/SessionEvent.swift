@@ -15,6 +15,8 @@ public enum SessionEvent: Sendable {
     case pressure(PressureSample)
     /// A throttle step taken or given back.
     case throttled(ThrottleEvent)
+    /// Something the session could not do, at no cost to the recording.
+    case warning(String)
 }
 
 /// What a recording holds when it stops.
