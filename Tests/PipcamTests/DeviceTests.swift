@@ -89,8 +89,8 @@ final class DeviceTests: XCTestCase {
         // Each microphone's own track carries its own tone.
         for (stream, expected) in [(1, 440.0), (2, 880.0)] {
             let tone = try ToneProbe.audibleFrequency(path: file, stream: stream)
-            XCTAssertGreaterThan(tone.seconds, 0.2, "microphone \(stream) was heard")
-            XCTAssertEqual(tone.frequency, expected, accuracy: 20, "microphone \(stream) carries its own tone")
+            XCTAssertGreaterThan(tone.seconds, 0.2, "microphone \(stream) was heard; pipcam said: \(log)")
+            XCTAssertEqual(tone.frequency, expected, accuracy: 20, "microphone \(stream) carries its own tone; pipcam said: \(log)")
         }
     }
 
