@@ -77,30 +77,31 @@ final class RunningGraph: @unchecked Sendable {
             subscriptions.append(sink.onSample(ring.add, ended: ring.finish))
         }
         for output in configuration.videoDataOutputs {
-            guard let sink = appSink(for: output.id), let cameraID = configuration.deviceID(feeding: output.id) else { continue }
-            let delivery = output.delivery
-            delivery.configure(discardsLate: output.alwaysDiscardsLateVideoFrames)
-            subscriptions.append(sink.onSample { sample in
-                if let frame = VideoDataFrame(sample: sample, cameraID: cameraID, sequenceNumber: delivery.nextSequenceNumber()) {
-                    delivery.offer(frame)
-                }
-            })
+            deliver(output.id, to: output.delivery, discardsLate: output.alwaysDiscardsLateVideoFrames, configuration: configuration) {
+                VideoDataFrame(sample: $0, cameraID: $1, sequenceNumber: $2)
+            }
         }
         for output in configuration.audioDataOutputs {
-            guard let sink = appSink(for: output.id), let microphoneID = configuration.deviceID(feeding: output.id) else { continue }
-            let delivery = output.delivery
-            delivery.configure(discardsLate: output.alwaysDiscardsLateBuffers)
-            subscriptions.append(sink.onSample { sample in
-                if let buffer = AudioDataBuffer(sample: sample, microphoneID: microphoneID, sequenceNumber: delivery.nextSequenceNumber()) {
-                    delivery.offer(buffer)
-                }
-            })
+            deliver(output.id, to: output.delivery, discardsLate: output.alwaysDiscardsLateBuffers, configuration: configuration) {
+                AudioDataBuffer(sample: $0, microphoneID: $1, sequenceNumber: $2)
+            }
         }
         if let preview = configuration.previewOutput { try watchKeys(of: preview) }
     }
 
     private func appSink(for outputID: String) -> AppSink? {
         plan.appSinks[outputID].flatMap { pipeline.element(named: $0) as? AppSink }
+    }
+
+    /// Hands a data output's samples to its delivery, each numbered as it arrives (so a gap is a discarded
+    /// one), made into what the output gives by `make` from the sample, the device id and the number.
+    private func deliver<Item>(_ outputID: String, to delivery: DataDelivery<Item>, discardsLate: Bool, configuration: SessionConfiguration,
+                               make: @escaping @Sendable (Sample, String, Int) -> Item?) {
+        guard let sink = appSink(for: outputID), let deviceID = configuration.deviceID(feeding: outputID) else { return }
+        delivery.configure(discardsLate: discardsLate)
+        subscriptions.append(sink.onSample { sample in
+            if let item = make(sample, deviceID, delivery.nextSequenceNumber()) { delivery.offer(item) }
+        })
     }
 
     /// Keeps the session's bus subscription and device monitor for as long as this graph runs.
