@@ -28,10 +28,11 @@ struct PictureRateLimiter: Sendable {
         defer { last = time }
         guard let rate else { return Decision(keep: true, missing: 0, skipBefore: nil) }
         let missing = last.map { max(0, Int(((time - $0) / frame).rounded()) - 1) } ?? 0
-        // A picture is kept from half a grid frame before its turn, so jitter never skips two in a row.
-        let threshold = next - frame / 2 - .microseconds(100)
-        guard time >= threshold else { return Decision(keep: false, missing: missing, skipBefore: nil) }
+        guard time >= keptFrom else { return Decision(keep: false, missing: missing, skipBefore: nil) }
         next = max(next + .seconds(1 / rate), time)
-        return Decision(keep: true, missing: missing, skipBefore: next - frame / 2 - .microseconds(100))
+        return Decision(keep: true, missing: missing, skipBefore: keptFrom)
     }
+
+    /// A picture is kept from half a grid frame before its turn, so jitter never skips two in a row.
+    private var keptFrom: Duration { next - frame / 2 - .microseconds(100) }
 }
