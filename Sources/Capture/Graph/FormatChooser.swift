@@ -10,15 +10,15 @@ enum FormatChooser {
         guard !device.formats.isEmpty else {
             return CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
         }
-        let fluid = min(frameRate, fluidFrameRate)
         var best: (mode: CaptureMode, key: [Double])?
         for format in device.formats where format.pixelFormat == "MJPG" || rawFormats.contains(format.pixelFormat) {
             for rate in format.frameRates {
                 let coverage = min(1, Double(format.width) / Double(width)) * min(1, Double(format.height) / Double(height))
+                let rank = rateRank(rate, target: frameRate)
                 let key: [Double] = [
-                    rate >= fluid - 0.01 ? 1 : rate / fluid,           // fluid motion
+                    rank.fluid,                                         // fluid motion
                     coverage,                                           // sharp enough for where it is shown
-                    rate >= frameRate - 0.01 ? -rate : rate - 1000,     // the rate closest above the target
+                    rank.closeness,                                     // the rate closest above the target
                     -Double(format.pixels),                             // no bigger than needed
                     format.isCompressed ? 0 : 1,                        // raw needs no decoding
                 ]
@@ -28,6 +28,17 @@ enum FormatChooser {
             }
         }
         return best?.mode ?? CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
+    }
+
+    /// The rate among those a mode offers that best serves `target`, by the same rule as `choose`.
+    static func rate(among rates: [Double], target: Double) -> Double? {
+        rates.max { rateRank($0, target: target) < rateRank($1, target: target) }
+    }
+
+    /// How well a rate serves a target: fluid motion first, then the rate closest above the target.
+    private static func rateRank(_ rate: Double, target: Double) -> (fluid: Double, closeness: Double) {
+        let fluid = min(target, fluidFrameRate)
+        return (rate >= fluid - 0.01 ? 1 : rate / fluid, rate >= target - 0.01 ? -rate : rate - 1000)
     }
 
     /// Raw formats videoconvert and compositor handle (the common webcam ones).

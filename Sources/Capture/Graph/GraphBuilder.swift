@@ -291,9 +291,10 @@ struct GraphBuilder {
                              regions: (main: Region, second: Region), isolated: Bool, rate target: Double) -> CaptureMode {
         let rate = input.activeFrameRate ?? target
         if let format = input.activeFormat {
-            // A format given without a rate runs at the session's, or the nearest the device offers at that size.
+            // A format given without a rate runs at the session's, or the one the device offers at that size
+            // that serves it best.
             let offered = input.device.formats.first { $0.width == format.width && $0.height == format.height && $0.pixelFormat == format.pixelFormat }?.frameRates ?? []
-            let nearest = offered.min { abs($0 - target) < abs($1 - target) } ?? target
+            let nearest = FormatChooser.rate(among: offered, target: target) ?? target
             return CaptureMode(pixelFormat: input.device.formats.isEmpty ? nil : format.pixelFormat, width: format.width, height: format.height,
                                frameRate: input.activeFrameRate ?? (format.frameRates.isEmpty ? nearest : format.maxFrameRate))
         }
