@@ -10,6 +10,16 @@
 #include <gst/video/video.h>
 #include <gst/audio/audio.h>
 #include <gst/pbutils/pbutils.h>
+#include <malloc.h>
+
+// MARK: allocator (malloc.h's option names are negative macros, which Swift does not import)
+
+/// Frees blocks up to `largest_recycled` into the heap instead of unmapping them, and keeps up to
+/// `kept_free` bytes of free heap before giving memory back to the kernel.
+static inline void pc_malloc_recycle_blocks(int largest_recycled, int kept_free) {
+    mallopt(M_MMAP_THRESHOLD, largest_recycled);
+    mallopt(M_TRIM_THRESHOLD, kept_free);
+}
 
 // MARK: casts (all GStreamer objects are GObjects; the casts only change the static type)
 
