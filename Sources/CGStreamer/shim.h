@@ -116,6 +116,18 @@ static inline gint pc_video_frame_plane_stride(GstVideoFrame *f, guint p) { retu
 static inline gint pc_video_frame_comp_height(GstVideoFrame *f, guint c) { return GST_VIDEO_FRAME_COMP_HEIGHT(f, c); }
 static inline gint pc_video_frame_comp_width(GstVideoFrame *f, guint c) { return GST_VIDEO_FRAME_COMP_WIDTH(f, c); }
 
+// MARK: memory pushed without a copy
+
+/// A read-only buffer over `size` bytes at `data`, timed `pts` for `duration`. `release(owner)` runs
+/// when the last reference to the memory goes, so whatever keeps `data` valid is let go only then.
+static inline GstBuffer *pc_buffer_wrapping(const void *data, gsize size, GstClockTime pts, GstClockTime duration,
+                                            gpointer owner, GDestroyNotify release) {
+    GstBuffer *buffer = gst_buffer_new_wrapped_full(GST_MEMORY_FLAG_READONLY, (gpointer)data, size, 0, size, owner, release);
+    GST_BUFFER_PTS(buffer) = pts;
+    GST_BUFFER_DURATION(buffer) = duration;
+    return buffer;
+}
+
 // MARK: signals (g_signal_connect is a macro)
 
 static inline gulong pc_signal_connect(gpointer instance, const gchar *signal, GCallback handler, gpointer data, GClosureNotify destroy) {

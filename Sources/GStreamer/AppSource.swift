@@ -31,3 +31,48 @@ public final class AppSource: Element, @unchecked Sendable {
         gst_app_src_end_of_stream(appSource)
     }
 }
+
+extension AppSource {
+    /// What a feeder may do while it is asked for data: valid only inside the call.
+    public struct Feed {
+        let appSource: UnsafeMutablePointer<GstAppSrc>
+
+        /// Pushes `count` bytes at `bytes` as one buffer, without copying them. `owner` is kept alive
+        /// until GStreamer lets go of the buffer's memory, which may be long after the push.
+        /// Returns false once the source is flushing or stopped: nothing more is wanted.
+        @discardableResult
+        public func push(_ bytes: UnsafeRawPointer, count: Int, presentationTime: Duration, duration: Duration,
+                         keepingAlive owner: AnyObject) -> Bool {
+            let retained = Unmanaged.passRetained(owner).toOpaque()
+            let buffer = pc_buffer_wrapping(bytes, gsize(count), presentationTime.nanoseconds, duration.nanoseconds, retained) {
+                if let owner = $0 { Unmanaged<AnyObject>.fromOpaque(owner).release() }
+            }
+            return gst_app_src_push_buffer(appSource, buffer) == GST_FLOW_OK
+        }
+
+        /// No more buffers: downstream finishes what it has and posts end-of-stream.
+        public func endOfStream() {
+            gst_app_src_end_of_stream(appSource)
+        }
+    }
+
+    /// Calls `feeder` on the source's own streaming thread each time its queue runs dry, so a feeder
+    /// that pushes one buffer per call never runs ahead of the pipeline and needs no thread of its own.
+    /// The feeder is kept as long as the element is.
+    public func feed(_ feeder: @escaping @Sendable (Feed) -> Void) {
+        var callbacks = GstAppSrcCallbacks()
+        callbacks.need_data = { source, _, data in
+            guard let source, let data else { return }
+            Unmanaged<FeederBox>.fromOpaque(data).takeUnretainedValue().feeder(Feed(appSource: source))
+        }
+        let box = Unmanaged.passRetained(FeederBox(feeder)).toOpaque()
+        gst_app_src_set_callbacks(appSource, &callbacks, box) { data in
+            if let data { Unmanaged<FeederBox>.fromOpaque(data).release() }
+        }
+    }
+}
+
+private final class FeederBox {
+    let feeder: @Sendable (AppSource.Feed) -> Void
+    init(_ feeder: @escaping @Sendable (AppSource.Feed) -> Void) { self.feeder = feeder }
+}

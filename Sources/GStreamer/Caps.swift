@@ -21,6 +21,15 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
         self.init(adopting: parsed)
     }
 
+    /// Fixed raw-video caps with every field GStreamer would otherwise assume written out (colorimetry,
+    /// chroma siting), as a decoder states them; nil unless these are fixed raw-video caps.
+    public var completedVideoCaps: Caps? {
+        guard isFixed, let info = gst_video_info_new() else { return nil }
+        defer { gst_video_info_free(info) }
+        guard gst_video_info_from_caps(info, raw) != 0, let complete = gst_video_info_to_caps(info) else { return nil }
+        return Caps(adopting: complete)
+    }
+
     /// Caps that accept anything.
     public static func any() -> Caps {
         Gst.ensureInitialized()

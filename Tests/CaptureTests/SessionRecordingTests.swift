@@ -183,25 +183,58 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
     }
 
-    func testRawY4MClipsAreReadDirectlyAndKeepEveryPicture() async throws {
+    /// Raw clips are mapped and their pictures pushed where they lie: the picture must be the clip's own,
+    /// every one of them, from the first (an offset off by a line would shift or tear every picture).
+    func testRawY4MClipsAreMappedAndKeepEveryPicture() async throws {
         let folder = try Paths.scratch("y4m-replay")
-        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=45", "pattern=ball", "!",
-                                    "video/x-raw,format=I420,width=640,height=360,framerate=30/1", "!", "y4menc", "!",
-                                    "filesink", "location=\(folder)/clip.y4m"])
+        // Moving bars at the picture's own size: a shifted, torn or misordered picture would not match.
+        let clip = "\(folder)/clip.y4m"
+        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=45", "pattern=smpte", "horizontal-speed=4", "!",
+                                    "video/x-raw,format=I420,width=1280,height=720,framerate=30/1", "!", "y4menc", "!",
+                                    "filesink", "location=\(clip)"])
         XCTAssertEqual(made.status, 0, made.error)
         var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [
-            CaptureDevice.fileCamera(id: "a", path: "\(folder)/clip.y4m"), CaptureDevice.fileCamera(id: "b", path: "\(folder)/clip.y4m"),
+            CaptureDevice.fileCamera(id: "a", path: clip), CaptureDevice.fileCamera(id: "b", path: clip),
         ], microphones: [])
         configuration.replay = .fast
-        let factories = try GraphBuilder.plan(for: configuration).nodes.map(\.factory)
-        XCTAssertEqual(factories.filter { $0 == "y4mdec" }.count, 2, "no decodebin for raw clips: \(factories)")
+        let plan = try GraphBuilder.plan(for: configuration)
+        XCTAssertEqual(plan.mappedClips.count, 2)
+        XCTAssertEqual(plan.nodes.filter { ["y4mdec", "decodebin", "filesrc"].contains($0.factory) }.map(\.name), [], "clips read, not mapped")
+        try await recordUntilTheClipsEnd(configuration)
+        let out = "\(folder)/out.mkv"
+        XCTAssertEqual(try MediaProbe.videoFrameCount(path: out), 45)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: out), "")
+        // The main camera fills the picture outside the inset (bottom right): its top left is the clip's.
+        let psnr = try XCTUnwrap(MediaProbe.psnr(path: out, reference: clip, width: 640, height: 360))
+        XCTAssertGreaterThan(psnr, 30, "the recorded picture is not the clip's")
+    }
+
+    /// A clip whose rows GStreamer would pad (a width that is not a multiple of 8) cannot be used in
+    /// place: it is read by y4mdec, which lays each picture out, and records just as well.
+    func testRawY4MClipsOfOddSizesAreReadAndKeepEveryPicture() async throws {
+        let folder = try Paths.scratch("y4m-odd")
+        // Written by ffmpeg: GStreamer's y4menc pads the rows of such sizes, which YUV4MPEG2 does not.
+        let clip = "\(folder)/clip.y4m"
+        let made = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=644x362:rate=30",
+                                    "-frames:v", "45", "-pix_fmt", "yuv420p", clip])
+        XCTAssertEqual(made.status, 0, made.error)
+        XCTAssertEqual(Y4MClip.Header(path: clip)?.isMappable, false)
+        var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [CaptureDevice.fileCamera(id: "a", path: clip)], microphones: [])
+        configuration.replay = .fast
+        let plan = try GraphBuilder.plan(for: configuration)
+        XCTAssertEqual(plan.mappedClips.count, 0)
+        XCTAssertEqual(plan.nodes.filter { $0.factory == "y4mdec" }.count, 1)
+        try await recordUntilTheClipsEnd(configuration)
+        XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 45)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+    }
+
+    private func recordUntilTheClipsEnd(_ configuration: SessionConfiguration) async throws {
         let session = try CaptureSession(configuration: configuration)
         try await session.startRunning()
         let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
         guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clips ended") }
         XCTAssertNil(summary.problem)
-        XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 45)
-        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
     }
 
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {

@@ -352,24 +352,28 @@ struct GraphBuilder {
             ])
             plan.chain([source, caps, clock, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
         case .file(let path):
-            let decode: String
-            let source: String
-            if ClipFormat.isRawY4M(path) {
+            let reader: [String]
+            let clip = Y4MClip.Header(path: path)
+            if let clip, clip.isMappable {
+                // Mapped, not read: see Y4MClip. The pictures are pushed when the graph runs.
+                reader = [plan.add("\(prefix)-src", "appsrc", [("caps", .string(clip.caps)), ("format", .string("time"))])]
+                plan.mappedClips["\(prefix)-src"] = path
+            } else if clip != nil {
                 // decodebin would find the type and then read in 4 KiB pieces, a third of a second of
                 // CPU per 10 s of 720p; read directly, the clip goes a megabyte at a time.
-                source = plan.add("\(prefix)-src", "filesrc", [("location", .string(path)), ("blocksize", .uint(1 << 20))])
-                decode = plan.add("\(prefix)-decode", "y4mdec")
+                reader = [plan.add("\(prefix)-src", "filesrc", [("location", .string(path)), ("blocksize", .uint(1 << 20))]),
+                          plan.add("\(prefix)-decode", "y4mdec")]
             } else {
-                source = plan.add("\(prefix)-src", "filesrc", [("location", .string(path))])
-                decode = plan.add("\(prefix)-decode", "decodebin")
+                let decode = plan.add("\(prefix)-decode", "decodebin")
                 plan.markDynamic(decode)
+                reader = [plan.add("\(prefix)-src", "filesrc", [("location", .string(path))]), decode]
             }
             let convert = plan.add("\(prefix)-convert", "videoconvert")
             let scale = plan.add("\(prefix)-scale", "videoscale")
             let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
             // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
             let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", "clocksync")]
-            plan.chain([source, decode, convert, scale, caps] + pace + [plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
+            plan.chain(reader + [convert, scale, caps] + pace + [plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
         case .alsa, .tone:
             break
         }

@@ -31,6 +31,8 @@ public struct GraphPlan: Sendable {
 
     public private(set) var nodes: [Node] = []
     public private(set) var links: [Link] = []
+    /// Appsrc elements that replay a mapped raw clip (see `Y4MClip`), with the clip's path.
+    public var mappedClips: [String: String] = [:]
     /// Compositor sink pad of each composed camera, by input id.
     public var compositorPads: [String: String] = [:]
     /// The caps filters that set what each camera captures; they change while running (see `isLive`).

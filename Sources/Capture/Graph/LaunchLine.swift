@@ -1,7 +1,9 @@
 import GStreamer
 
 /// Prints a plan as the equivalent `gst-launch-1.0` command line: every element declared with its
-/// name and properties, then every link between named elements and pads.
+/// name and properties, then every link between named elements and pads. A mapped clip (`Y4MClip`)
+/// is fed by pipcam itself, which gst-launch cannot do: the line reads it with GStreamer's own
+/// `filesrc` and `y4mdec` instead, under the same name, so the rest of the graph is unchanged.
 public enum LaunchLine {
     public static func render(_ plan: GraphPlan) -> String {
         var parts: [String] = []
@@ -11,6 +13,12 @@ public enum LaunchLine {
             padProperties[link.to, default: []] += link.padProperties.map { "\(link.toPad ?? "sink")::\($0.0)=\(quote($0.1))" }
         }
         for node in plan.nodes {
+            if let path = plan.mappedClips[node.name] {
+                parts.append("filesrc name=\(node.name)-file location=\(quote(.string(path))) blocksize=\(1 << 20)")
+                parts.append("y4mdec name=\(node.name)")
+                parts.append("\(node.name)-file. ! \(node.name).")
+                continue
+            }
             let properties = node.properties.map { "\($0.0)=\(quote($0.1))" } + (padProperties[node.name] ?? [])
             parts.append(([node.factory, "name=\(node.name)"] + properties).joined(separator: " "))
         }

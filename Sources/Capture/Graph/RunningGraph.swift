@@ -30,6 +30,10 @@ final class RunningGraph: @unchecked Sendable {
     init(plan: GraphPlan, configuration: SessionConfiguration) throws {
         self.plan = plan
         pipeline = try PipelineAssembler.assemble(plan)
+        for (name, path) in plan.mappedClips {
+            guard let source = pipeline.element(named: name) as? AppSource else { continue }
+            source.feed(try Y4MClip(path: path).feed)
+        }
         let ring = plan.livePhotoSink.map { _ in LivePhotoRing() }
         livePhotoRing = ring
         for tap in plan.cameraTaps {

@@ -1,0 +1,139 @@
+import Foundation
+import GStreamer
+
+/// A raw YUV4MPEG2 clip replayed as a camera, read by mapping the file into memory.
+///
+/// Each picture goes into the pipeline as a read-only buffer over the mapped bytes. Read by `filesrc`
+/// and `y4mdec`, every picture is copied twice on its way in (out of the page cache, then out of
+/// y4mdec's adapter): two full-frame copies per camera per picture, which for two 720p clips cost more
+/// than the compositor does. Pictures whose bytes are not laid out as GStreamer lays out the format (odd
+/// sizes: GStreamer pads rows to 4 bytes) cannot be used in place; those clips go through `y4mdec`.
+final class Y4MClip: @unchecked Sendable {
+    /// What the clip's first line says, and whether its pictures can be used where they lie.
+    struct Header {
+        /// Complete raw-video caps, as GStreamer would state them for this clip.
+        let caps: String
+        /// Bytes of one picture, without its `FRAME` line.
+        let frameSize: Int
+        let rate: (numerator: Int, denominator: Int)
+        /// Whether GStreamer's layout of the format is the clip's own (rows not padded).
+        let isMappable: Bool
+
+        /// Nil unless the file starts with a YUV4MPEG2 line GStreamer can read.
+        init?(path: String) {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? handle.close() }
+            guard let start = try? handle.read(upToCount: 1024), let line = start.split(separator: 0x0A, maxSplits: 1).first,
+                  let text = String(bytes: line, encoding: .ascii) else { return nil }
+            self.init(line: text)
+        }
+
+        init?(line: String) {
+            var tokens = line.split(separator: " ")
+            guard tokens.first == "YUV4MPEG2" else { return nil }
+            tokens.removeFirst()
+            var width = 0, height = 0, rate = (numerator: 0, denominator: 0), aspect = (1, 1), colours = "420jpeg"
+            for token in tokens {
+                let value = String(token.dropFirst())
+                switch token.first {
+                case "W": width = Int(value) ?? 0
+                case "H": height = Int(value) ?? 0
+                case "F": guard let r = Self.ratio(value) else { return nil }; rate = r
+                case "A": if let a = Self.ratio(value), a.0 > 0, a.1 > 0 { aspect = a }
+                case "I": guard value == "p" || value == "?" else { return nil } // interlaced: left to y4mdec
+                case "C": colours = value
+                default: break
+                }
+            }
+            // Planes as the clip stores them: each a tightly packed rectangle, in order.
+            let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+            let format: String, planes: [(width: Int, height: Int)]
+            switch colours {
+            case "420jpeg", "420paldv", "420mpeg2", "420":
+                format = "I420"; planes = [(width, height), (chromaWidth, chromaHeight), (chromaWidth, chromaHeight)]
+            case "422": format = "Y42B"; planes = [(width, height), (chromaWidth, height), (chromaWidth, height)]
+            case "444": format = "Y444"; planes = [(width, height), (width, height), (width, height)]
+            case "mono": format = "GRAY8"; planes = [(width, height)]
+            default: return nil
+            }
+            guard width > 0, height > 0, rate.numerator > 0, rate.denominator > 0,
+                  let stated = try? Caps("video/x-raw,format=\(format),width=\(width),height=\(height),"
+                      + "framerate=\(rate.numerator)/\(rate.denominator),pixel-aspect-ratio=\(aspect.0)/\(aspect.1),"
+                      + "interlace-mode=progressive"),
+                  let info = stated.videoInfo, let complete = stated.completedVideoCaps else { return nil }
+            caps = complete.description
+            frameSize = planes.reduce(0) { $0 + $1.width * $1.height }
+            self.rate = rate
+            var offset = 0
+            var samePlanes = info.planes.count == planes.count
+            for (plane, stored) in zip(info.planes, planes) {
+                samePlanes = samePlanes && plane.stride == stored.width && plane.offset == offset
+                offset += stored.width * stored.height
+            }
+            isMappable = samePlanes && info.size == frameSize
+        }
+
+        private static func ratio(_ text: String) -> (Int, Int)? {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]) else { return nil }
+            return (n, d)
+        }
+    }
+
+    let header: Header
+    private let base: UnsafeMutableRawPointer
+    private let length: Int
+    /// Where the next picture's `FRAME` line starts, and its number.
+    private var next: (offset: Int, index: Int)
+    private let lock = NSLock()
+
+    /// Maps the clip. Fails with a one-line reason naming the file.
+    init(path: String) throws {
+        guard let header = Header(path: path), header.isMappable else { throw ClipError("\(path): not a raw YUV4MPEG2 clip pipcam can map") }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw ClipError("\(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { throw ClipError("\(path): cannot read its size") }
+        length = Int(status.st_size)
+        guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+            throw ClipError("\(path): cannot map it: \(String(cString: strerror(errno)))")
+        }
+        base = mapped
+        self.header = header
+        let firstLine = UnsafeRawBufferPointer(start: mapped, count: min(length, 1024)).firstIndex(of: 0x0A) ?? length
+        next = (firstLine + 1, 0)
+    }
+
+    deinit { munmap(base, length) }
+
+    /// Pushes the next picture, or ends the stream where the clip ends (or stops being a clip).
+    func feed(_ feed: AppSource.Feed) {
+        lock.lock()
+        let picture = nextPicture()
+        lock.unlock()
+        guard let picture else { return feed.endOfStream() }
+        let rate = header.rate
+        func time(_ index: Int) -> Duration { .nanoseconds(Int64(index) * 1_000_000_000 * Int64(rate.denominator) / Int64(rate.numerator)) }
+        feed.push(base + picture.offset, count: header.frameSize, presentationTime: time(picture.index),
+                  duration: time(picture.index + 1) - time(picture.index), keepingAlive: self)
+    }
+
+    private func nextPicture() -> (offset: Int, index: Int)? {
+        let (offset, index) = next
+        // "FRAME", optional parameters, then a newline, then the picture.
+        guard offset + 6 <= length, memcmp(base + offset, "FRAME", 5) == 0 else { return nil }
+        let line = UnsafeRawBufferPointer(start: base + offset, count: min(length - offset, 1024))
+        guard let end = line.firstIndex(of: 0x0A) else { return nil }
+        let start = offset + end + 1
+        guard start + header.frameSize <= length else { return nil }
+        next = (start + header.frameSize, index + 1)
+        return (start, index)
+    }
+}
+
+/// A clip that cannot be replayed, with the reason.
+struct ClipError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,59 @@
+@testable import Capture
+import Foundation
+import PipcamTestSupport
+import XCTest
+
+final class Y4MClipTests: XCTestCase {
+    func testA720pClipIsMappedWithTheCapsGStreamerWouldState() throws {
+        let header = try XCTUnwrap(Y4MClip.Header(line: "YUV4MPEG2 W1280 H720 F30000:1001 Ip A1:1 C420jpeg XYSCSS=420JPEG"))
+        XCTAssertTrue(header.isMappable)
+        XCTAssertEqual(header.frameSize, 1280 * 720 * 3 / 2)
+        XCTAssertEqual(header.rate.numerator, 30000)
+        XCTAssertEqual(header.rate.denominator, 1001)
+        for field in ["format=(string)I420", "width=(int)1280", "framerate=(fraction)30000/1001", "colorimetry="] {
+            XCTAssertTrue(header.caps.contains(field), "\(field) missing from \(header.caps)")
+        }
+    }
+
+    func testOtherLayoutsAreMappedWhereGStreamerPacksThemTheSameWay() throws {
+        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C422")?.caps.contains("Y42B"), true)
+        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C422")?.frameSize, 640 * 360 * 2)
+        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C444")?.isMappable, true)
+        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 Cmono")?.isMappable, true)
+        // GStreamer pads rows to 4 bytes: chroma rows of 161 or 322 bytes are laid out differently.
+        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W322 H180 F25:1")?.isMappable, false)
+        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W644 H362 F25:1")?.isMappable, false)
+    }
+
+    func testClipsPipcamCannotStateAreLeftToGStreamer() {
+        XCTAssertNil(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 It"), "interlaced")
+        XCTAssertNil(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C420p10"), "10-bit")
+        XCTAssertNil(Y4MClip.Header(line: "YUV4MPEG2 W640 H360"), "no rate")
+        XCTAssertNil(Y4MClip.Header(line: "RIFF W640 H360 F25:1"), "not a clip")
+    }
+
+    /// A clip cut short in the middle of a picture ends with the last whole picture, and the recording
+    /// with it.
+    func testAClipCutShortEndsAtItsLastWholePicture() async throws {
+        let folder = try Paths.scratch("y4m-cut")
+        let path = "\(folder)/clip.y4m"
+        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=10", "!",
+                                    "video/x-raw,format=I420,width=320,height=180,framerate=30/1", "!", "y4menc", "!",
+                                    "filesink", "location=\(path)"])
+        XCTAssertEqual(made.status, 0, made.error)
+        let header = try XCTUnwrap(Y4MClip.Header(path: path))
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let cut = size - header.frameSize * 3 - header.frameSize / 2  // 6 whole pictures and half of the 7th
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(cut))
+        try handle.close()
+        var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [CaptureDevice.fileCamera(id: "a", path: path)], microphones: [])
+        configuration.replay = .fast
+        let session = try CaptureSession(configuration: configuration)
+        try await session.startRunning()
+        let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
+        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clip ended") }
+        XCTAssertNil(summary.problem)
+        XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 6)
+    }
+}
