@@ -1,5 +1,6 @@
 @testable import Capture
 import Foundation
+import GStreamer
 import PipcamTestSupport
 import XCTest
 
@@ -55,5 +56,56 @@ final class Y4MClipTests: XCTestCase {
         guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clip ended") }
         XCTAssertNil(summary.problem)
         XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 6)
+    }
+
+    /// Pictures GStreamer has let go of are unmapped: a replayed clip does not stay in the recording's
+    /// memory. The clip is 41 MB; read whole and kept mapped, all of it would be resident by the end.
+    func testPicturesLetGoOfStopCountingInMemory() async throws {
+        let folder = try Paths.scratch("y4m-memory")
+        let path = "\(folder)/clip.y4m"
+        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=120", "!",
+                                    "video/x-raw,format=I420,width=640,height=360,framerate=30/1", "!", "y4menc", "!",
+                                    "filesink", "location=\(path)"])
+        XCTAssertEqual(made.status, 0, made.error)
+        let clip = try Y4MClip(path: path)
+        let pipeline = try Pipeline(name: "clip-memory")
+        let source = try AppSource(name: "clip", caps: Caps(clip.header.caps))
+        // Converting reads every byte of every picture, as an encoder would.
+        let convert = try Element.make("videoconvert"), sink = try Element.make("fakesink", properties: ["sync": false])
+        try pipeline.add([source, convert, sink])
+        try source.link(convert)
+        try convert.link(sink, filter: Caps("video/x-raw,format=RGB"))
+        source.feed(clip.feed)
+        let messages = pipeline.bus.messages()
+        try pipeline.setState(.playing)
+        let end = try await messages.first(timeout: .seconds(30)) { message in
+            switch message.kind {
+            case .eos, .error: return true
+            default: return false
+            }
+        }
+        _ = try pipeline.setState(.null)
+        guard case .eos? = end?.kind else { return XCTFail("the clip did not play to its end: \(String(describing: end?.kind))") }
+        try withExtendedLifetime(clip) {
+            let resident = try XCTUnwrap(Self.residentKilobytes(ofMappingOf: path), "the clip is no longer mapped")
+            XCTAssertLessThan(resident, 16 * 1024, "kB of the clip still resident")
+        }
+    }
+
+    /// The resident size of this process's mapping of `path`, from /proc/self/smaps.
+    private static func residentKilobytes(ofMappingOf path: String) throws -> Int? {
+        // Read to its end: procfs files state no size, and a sized read would stop short.
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        defer { try? handle.close() }
+        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            if line.first?.isHexDigit == true && line.contains("-") && line.split(separator: " ").count >= 5 {
+                inMapping = line.hasSuffix(path)
+            } else if inMapping, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ")[1])
+            }
+        }
+        return nil
     }
 }

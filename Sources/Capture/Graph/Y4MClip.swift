@@ -85,6 +85,8 @@ final class Y4MClip: @unchecked Sendable {
     private let length: Int
     /// Where the next picture's `FRAME` line starts, and its number.
     private var next: (offset: Int, index: Int)
+    /// Pages before this offset have been given back (see `giveBack`).
+    private var givenBackUpTo = 0
     private let lock = NSLock()
 
     /// Maps the clip. Fails with a one-line reason naming the file.
@@ -116,8 +118,26 @@ final class Y4MClip: @unchecked Sendable {
         let rate = header.rate
         func time(_ index: Int) -> Duration { .nanoseconds(Int64(index) * 1_000_000_000 * Int64(rate.denominator) / Int64(rate.numerator)) }
         feed.push(base + picture.offset, count: header.frameSize, presentationTime: time(picture.index),
-                  duration: time(picture.index + 1) - time(picture.index), keepingAlive: self)
+                  duration: time(picture.index + 1) - time(picture.index),
+                  keepingAlive: LentPicture(clip: self, bytes: picture.offset..<picture.offset + header.frameSize))
     }
+
+    /// Unmaps the pages of pictures GStreamer no longer holds, 8 MB at a time. They stay in the page
+    /// cache, but stop counting in the recording's memory: mapped and left alone, every page read would
+    /// stay in its resident size, the size of the clip by its end. Pictures are let go of in about the
+    /// order they were pushed; a page unmapped while a later-released picture still reads it is only
+    /// mapped again from the cache (the mapping is private and never written).
+    fileprivate func giveBack(_ bytes: Range<Int>) {
+        lock.lock()
+        defer { lock.unlock() }
+        let end = bytes.upperBound / Self.pageSize * Self.pageSize
+        guard end - givenBackUpTo >= Self.givenBackAtOnce else { return }
+        madvise(base + givenBackUpTo, end - givenBackUpTo, MADV_DONTNEED)
+        givenBackUpTo = end
+    }
+
+    private static let givenBackAtOnce = 8 << 20
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     private func nextPicture() -> (offset: Int, index: Int)? {
         let (offset, index) = next
@@ -130,6 +150,14 @@ final class Y4MClip: @unchecked Sendable {
         next = (start + header.frameSize, index + 1)
         return (start, index)
     }
+}
+
+/// A picture lent to GStreamer: keeps the mapping alive while it is held, and gives its pages back after.
+private final class LentPicture {
+    let clip: Y4MClip
+    let bytes: Range<Int>
+    init(clip: Y4MClip, bytes: Range<Int>) { self.clip = clip; self.bytes = bytes }
+    deinit { clip.giveBack(bytes) }
 }
 
 /// A clip that cannot be replayed, with the reason.
