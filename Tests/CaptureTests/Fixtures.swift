@@ -40,3 +40,20 @@ func record(_ configuration: SessionConfiguration, seconds: Double, during: ((Ca
     guard case .stopped(let summary)? = stopped else { throw ProbeError("the session did not stop") }
     return summary
 }
+
+/// Records `configuration`, whose cameras are clips replayed fast, until the clips end; returns the summary.
+func recordUntilTheClipsEnd(_ configuration: SessionConfiguration) async throws -> RecordingSummary {
+    let session = try CaptureSession(configuration: configuration)
+    try await session.startRunning()
+    let stopped = try await waitForEvent(session) { if case .stopped = $0 { return true }; return false }
+    guard case .stopped(let summary)? = stopped else { throw ProbeError("the session did not stop when the clips ended") }
+    return summary
+}
+
+/// Writes a raw YUV4MPEG2 clip of `frames` I420 pictures drawn by videotestsrc (`pattern` and its options).
+func makeY4MClip(at path: String, frames: Int, width: Int, height: Int, pattern: [String] = []) throws {
+    let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=\(frames)"] + pattern + [
+        "!", "video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1", "!", "y4menc", "!", "filesink", "location=\(path)",
+    ])
+    guard made.status == 0 else { throw ProbeError("could not write \(path): \(made.error)") }
+}

@@ -173,10 +173,7 @@ final class SessionRecordingTests: XCTestCase {
             CaptureDevice.fileCamera(id: "a", path: "\(folder)/clip.mkv"), CaptureDevice.fileCamera(id: "b", path: "\(folder)/clip.mkv"),
         ], microphones: [])
         configuration.replay = .fast
-        let session = try CaptureSession(configuration: configuration)
-        try await session.startRunning()
-        let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
-        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clips ended") }
+        let summary = try await recordUntilTheClipsEnd(configuration)
         XCTAssertNil(summary.problem)
         XCTAssertEqual(summary.cameras.map(\.dropped), [0, 0])
         XCTAssertEqual(try XCTUnwrap(MediaProbe(path: "\(folder)/out.mkv").duration), try XCTUnwrap(clip.duration), accuracy: 0.05)
@@ -189,10 +186,7 @@ final class SessionRecordingTests: XCTestCase {
         let folder = try Paths.scratch("y4m-replay")
         // Moving bars at the picture's own size: a shifted, torn or misordered picture would not match.
         let clip = "\(folder)/clip.y4m"
-        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=45", "pattern=smpte", "horizontal-speed=4", "!",
-                                    "video/x-raw,format=I420,width=1280,height=720,framerate=30/1", "!", "y4menc", "!",
-                                    "filesink", "location=\(clip)"])
-        XCTAssertEqual(made.status, 0, made.error)
+        try makeY4MClip(at: clip, frames: 45, width: 1280, height: 720, pattern: ["pattern=smpte", "horizontal-speed=4"])
         var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [
             CaptureDevice.fileCamera(id: "a", path: clip), CaptureDevice.fileCamera(id: "b", path: clip),
         ], microphones: [])
@@ -200,7 +194,8 @@ final class SessionRecordingTests: XCTestCase {
         let plan = try GraphBuilder.plan(for: configuration)
         XCTAssertEqual(plan.mappedClips.count, 2)
         XCTAssertEqual(plan.nodes.filter { ["y4mdec", "decodebin", "filesrc"].contains($0.factory) }.map(\.name), [], "clips read, not mapped")
-        try await recordUntilTheClipsEnd(configuration)
+        let summary = try await recordUntilTheClipsEnd(configuration)
+        XCTAssertNil(summary.problem)
         let out = "\(folder)/out.mkv"
         XCTAssertEqual(try MediaProbe.videoFrameCount(path: out), 45)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: out), "")
@@ -224,17 +219,10 @@ final class SessionRecordingTests: XCTestCase {
         let plan = try GraphBuilder.plan(for: configuration)
         XCTAssertEqual(plan.mappedClips.count, 0)
         XCTAssertEqual(plan.nodes.filter { $0.factory == "y4mdec" }.count, 1)
-        try await recordUntilTheClipsEnd(configuration)
+        let summary = try await recordUntilTheClipsEnd(configuration)
+        XCTAssertNil(summary.problem)
         XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 45)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
-    }
-
-    private func recordUntilTheClipsEnd(_ configuration: SessionConfiguration) async throws {
-        let session = try CaptureSession(configuration: configuration)
-        try await session.startRunning()
-        let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
-        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clips ended") }
-        XCTAssertNil(summary.problem)
     }
 
     func testRuntimeErrorNamesTheDeviceAndKeepsTheRecording() async throws {

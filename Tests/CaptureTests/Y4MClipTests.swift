@@ -38,10 +38,7 @@ final class Y4MClipTests: XCTestCase {
     func testAClipCutShortEndsAtItsLastWholePicture() async throws {
         let folder = try Paths.scratch("y4m-cut")
         let path = "\(folder)/clip.y4m"
-        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=10", "!",
-                                    "video/x-raw,format=I420,width=320,height=180,framerate=30/1", "!", "y4menc", "!",
-                                    "filesink", "location=\(path)"])
-        XCTAssertEqual(made.status, 0, made.error)
+        try makeY4MClip(at: path, frames: 10, width: 320, height: 180)
         let header = try XCTUnwrap(Y4MClip.Header(path: path))
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         let cut = size - header.frameSize * 3 - header.frameSize / 2  // 6 whole pictures and half of the 7th
@@ -50,10 +47,7 @@ final class Y4MClipTests: XCTestCase {
         try handle.close()
         var configuration = Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [CaptureDevice.fileCamera(id: "a", path: path)], microphones: [])
         configuration.replay = .fast
-        let session = try CaptureSession(configuration: configuration)
-        try await session.startRunning()
-        let stopped = try await waitForEvent(session, timeout: .seconds(20)) { if case .stopped = $0 { return true }; return false }
-        guard case .stopped(let summary)? = stopped else { return XCTFail("the session did not stop when the clip ended") }
+        let summary = try await recordUntilTheClipsEnd(configuration)
         XCTAssertNil(summary.problem)
         XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 6)
     }
@@ -63,10 +57,7 @@ final class Y4MClipTests: XCTestCase {
     func testPicturesLetGoOfStopCountingInMemory() async throws {
         let folder = try Paths.scratch("y4m-memory")
         let path = "\(folder)/clip.y4m"
-        let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=120", "!",
-                                    "video/x-raw,format=I420,width=640,height=360,framerate=30/1", "!", "y4menc", "!",
-                                    "filesink", "location=\(path)"])
-        XCTAssertEqual(made.status, 0, made.error)
+        try makeY4MClip(at: path, frames: 120, width: 640, height: 360)
         let clip = try Y4MClip(path: path)
         let pipeline = try Pipeline(name: "clip-memory")
         let source = try AppSource(name: "clip", caps: Caps(clip.header.caps))
