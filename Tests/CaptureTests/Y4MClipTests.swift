@@ -33,13 +33,27 @@ final class Y4MClipTests: XCTestCase {
         XCTAssertNil(Y4MClip.Header(line: "RIFF W640 H360 F25:1"), "not a clip")
     }
 
+    /// Raw clips pipcam cannot map are still read as raw video (y4mdec), not typefound by decodebin.
+    func testEveryRawClipIsReadAsRawAndOnlyOthersAreDecoded() throws {
+        let folder = try Paths.scratch("y4m-reading")
+        func reading(_ start: String) throws -> Y4MClip.Reading {
+            let path = "\(folder)/\(UUID().uuidString)"
+            try Data(start.utf8).write(to: URL(fileURLWithPath: path))
+            return Y4MClip.reading(ofFileAt: path)
+        }
+        guard case .mapped = try reading("YUV4MPEG2 W640 H360 F30:1 Ip C420jpeg\nFRAME\n") else { return XCTFail("progressive 4:2:0") }
+        guard case .raw = try reading("YUV4MPEG2 W640 H360 F30:1 It C420jpeg\nFRAME\n") else { return XCTFail("interlaced") }
+        guard case .raw = try reading("YUV4MPEG2 W644 H362 F30:1 C420jpeg\nFRAME\n") else { return XCTFail("padded rows") }
+        guard case .decoded = try reading("\u{1A}E\u{DF}\u{A3} Matroska\n") else { return XCTFail("not raw") }
+    }
+
     /// A clip cut short in the middle of a picture ends with the last whole picture, and the recording
     /// with it.
     func testAClipCutShortEndsAtItsLastWholePicture() async throws {
         let folder = try Paths.scratch("y4m-cut")
         let path = "\(folder)/clip.y4m"
         try makeY4MClip(at: path, frames: 10, width: 320, height: 180)
-        let header = try XCTUnwrap(Y4MClip.Header(path: path))
+        guard case .mapped(let header) = Y4MClip.reading(ofFileAt: path) else { return XCTFail("\(path) is not mapped") }
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         let cut = size - header.frameSize * 3 - header.frameSize / 2  // 6 whole pictures and half of the 7th
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))

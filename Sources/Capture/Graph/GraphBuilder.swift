@@ -353,17 +353,17 @@ struct GraphBuilder {
             plan.chain([source, caps, clock, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
         case .file(let path):
             let reader: [String]
-            let clip = Y4MClip.Header(path: path)
-            if let clip, clip.isMappable {
+            switch Y4MClip.reading(ofFileAt: path) {
+            case .mapped(let clip):
                 // Mapped, not read: see Y4MClip. The pictures are pushed when the graph runs.
                 reader = [plan.add("\(prefix)-src", "appsrc", [("caps", .string(clip.caps)), ("format", .string("time"))])]
                 plan.mappedClips["\(prefix)-src"] = path
-            } else if clip != nil {
+            case .raw:
                 // decodebin would find the type and then read in 4 KiB pieces, a third of a second of
                 // CPU per 10 s of 720p; read directly, the clip goes a megabyte at a time.
                 reader = [plan.add("\(prefix)-src", "filesrc", [("location", .string(path)), ("blocksize", .uint(1 << 20))]),
                           plan.add("\(prefix)-decode", "y4mdec")]
-            } else {
+            case .decoded:
                 let decode = plan.add("\(prefix)-decode", "decodebin")
                 plan.markDynamic(decode)
                 reader = [plan.add("\(prefix)-src", "filesrc", [("location", .string(path))]), decode]

@@ -19,15 +19,7 @@ final class Y4MClip: @unchecked Sendable {
         /// Whether GStreamer's layout of the format is the clip's own (rows not padded).
         let isMappable: Bool
 
-        /// Nil unless the file starts with a YUV4MPEG2 line GStreamer can read.
-        init?(path: String) {
-            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-            defer { try? handle.close() }
-            guard let start = try? handle.read(upToCount: 1024), let line = start.split(separator: 0x0A, maxSplits: 1).first,
-                  let text = String(bytes: line, encoding: .ascii) else { return nil }
-            self.init(line: text)
-        }
-
+        /// Nil unless the line is a YUV4MPEG2 header pipcam can state as caps.
         init?(line: String) {
             var tokens = line.split(separator: " ")
             guard tokens.first == "YUV4MPEG2" else { return nil }
@@ -80,6 +72,34 @@ final class Y4MClip: @unchecked Sendable {
         }
     }
 
+    /// How a clip replayed as a camera is read.
+    enum Reading {
+        /// Mapped, its pictures pushed where they lie.
+        case mapped(Header)
+        /// Raw, but laid out or described otherwise: read by filesrc and y4mdec.
+        case raw
+        /// Anything else: decoded by decodebin.
+        case decoded
+    }
+
+    static func reading(ofFileAt path: String) -> Reading {
+        guard let line = firstLine(ofFileAt: path), line.hasPrefix("YUV4MPEG2 ") else { return .decoded }
+        guard let header = Header(line: line), header.isMappable else { return .raw }
+        return .mapped(header)
+    }
+
+    /// The first line of a file, if it is text within its first kilobyte.
+    private static func firstLine(ofFileAt path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 1024)).flatMap { start in start.withUnsafeBytes { firstLine(in: $0) } }
+    }
+
+    private static func firstLine(in bytes: UnsafeRawBufferPointer) -> String? {
+        guard let end = bytes.prefix(1024).firstIndex(of: 0x0A) else { return nil }
+        return String(bytes: bytes[..<end], encoding: .ascii)
+    }
+
     let header: Header
     private let base: UnsafeMutableRawPointer
     private let length: Int
@@ -91,7 +111,6 @@ final class Y4MClip: @unchecked Sendable {
 
     /// Maps the clip. Fails with a one-line reason naming the file.
     init(path: String) throws {
-        guard let header = Header(path: path), header.isMappable else { throw ClipError("\(path): not a raw YUV4MPEG2 clip pipcam can map") }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw ClipError("\(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -102,9 +121,13 @@ final class Y4MClip: @unchecked Sendable {
             throw ClipError("\(path): cannot map it: \(String(cString: strerror(errno)))")
         }
         base = mapped
+        guard let line = Self.firstLine(in: UnsafeRawBufferPointer(start: mapped, count: length)),
+              let header = Header(line: line), header.isMappable else {
+            munmap(mapped, length)
+            throw ClipError("\(path): not a raw YUV4MPEG2 clip pipcam can map")
+        }
         self.header = header
-        let firstLine = UnsafeRawBufferPointer(start: mapped, count: min(length, 1024)).firstIndex(of: 0x0A) ?? length
-        next = (firstLine + 1, 0)
+        next = (line.utf8.count + 1, 0)
     }
 
     deinit { munmap(base, length) }
