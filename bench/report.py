@@ -137,7 +137,7 @@ def write_results(root, work, out, goals, runs, data):
         "",
         "```sh",
         "scripts/install-deps && swift build -c release",
-        f"bench/run{'' if runs == 5 else f' --runs {runs}'}    # everything, ~25 min; bench/run --quick: 720p, 3 runs",
+        f"bench/run{'' if runs == 5 else f' --runs {runs}'}    # everything, ~15 min; bench/run --quick: 720p, 3 runs",
         "```",
         "",
         "Cases a to e and h run as fast as they can (pipcam with `replay: fast`); f and g are paced like live",
