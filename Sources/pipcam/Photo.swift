@@ -12,17 +12,11 @@ struct Photo: AsyncParsableCommand {
     @Argument(help: "The folder to write the photos to.")
     var folder: String
 
-    @Option(name: .long, help: "A pipeline description (see pipelines/).")
-    var pipeline: String?
-
-    @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
-    var cameras: [String] = []
+    @OptionGroup
+    var devices: DeviceOptions
 
     @Option(name: .long, help: "low, medium, high, hd720, hd1080 or photo: the size cameras are captured at.")
     var preset: SessionPreset?
-
-    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
-    var standIns = false
 
     @OptionGroup(title: "Photo")
     var photo: PhotoOptions
@@ -33,7 +27,7 @@ struct Photo: AsyncParsableCommand {
         // The composed picture is the recording's: the session records, to a scratch file removed at the end.
         let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pipcam-photo-\(getpid()).mkv").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var configuration = try SessionLoading.load(pipeline: pipeline, cameraIDs: cameras, outputPath: scratch, standIns: standIns)
+        var configuration = try SessionLoading.load(pipeline: devices.pipeline, cameraIDs: devices.cameras, outputPath: scratch, standIns: devices.standIns)
         configuration.movieFile?.path = scratch
         if let preset { configuration.preset = preset }
         configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live))

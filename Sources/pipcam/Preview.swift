@@ -8,17 +8,11 @@ struct Preview: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the cameras in a window, as they would be recorded, and change the layout live.")
 
-    @Option(name: .long, help: "A pipeline description (see pipelines/).")
-    var pipeline: String?
-
-    @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
-    var cameras: [String] = []
+    @OptionGroup
+    var devices: DeviceOptions
 
     @Option(name: .long, help: "picture-in-picture, side-by-side or top-bottom.")
     var layout: Layout.Kind?
-
-    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
-    var standIns = false
 
     @OptionGroup(title: "Live control")
     var live: LiveOptions
@@ -29,19 +23,11 @@ struct Preview: AsyncParsableCommand {
     @OptionGroup(title: "Photos")
     var photo: PhotoOptions
 
-    func validate() throws {
-        if pipeline != nil && !cameras.isEmpty {
-            throw ValidationError("--camera chooses devices when no --pipeline is given; name devices in the pipeline file instead")
-        }
-        if standIns && pipeline == nil { throw ValidationError("--stand-ins applies to the devices of a --pipeline file") }
-        if cameras.count > 2 { throw ValidationError("pipcam shows at most two cameras") }
-    }
-
     func run() async throws {
         try Gst.initialize()
         let preview = try live.previewOutput()
         // Loaded as for a recording, then the movie file is taken away: the preview composes on its own.
-        var configuration = try SessionLoading.load(pipeline: pipeline, cameraIDs: cameras, outputPath: "preview.mkv", standIns: standIns)
+        var configuration = try SessionLoading.load(pipeline: devices.pipeline, cameraIDs: devices.cameras, outputPath: "preview.mkv", standIns: devices.standIns)
         if let layout { configuration.layout.kind = layout }
         configuration.attachPreviewOutput(preview)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)

@@ -10,14 +10,11 @@ struct Record: AsyncParsableCommand {
     @Argument(help: "The Matroska file to write (default: the pipeline file's output.file).")
     var output: String?
 
-    @Option(name: .long, help: "A pipeline description (see pipelines/).")
-    var pipeline: String?
+    @OptionGroup
+    var devices: DeviceOptions
 
     @Option(name: .long, help: "Stop after this many seconds.")
     var duration: Double?
-
-    @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
-    var cameras: [String] = []
 
     @Option(name: .customLong("mic"), help: "A microphone id or ALSA name (up to two).")
     var microphones: [String] = []
@@ -30,9 +27,6 @@ struct Record: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
     var force = false
-
-    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
-    var standIns = false
 
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
@@ -59,41 +53,36 @@ struct Record: AsyncParsableCommand {
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
         }
-        if pipeline != nil && !(cameras.isEmpty && microphones.isEmpty) {
-            throw ValidationError("--camera and --mic choose devices when no --pipeline is given; name devices in the pipeline file instead")
+        if devices.pipeline != nil && !microphones.isEmpty {
+            throw ValidationError("--mic chooses devices when no --pipeline is given; name devices in the pipeline file instead")
         }
-        if standIns && pipeline == nil {
-            throw ValidationError("--stand-ins applies to the devices of a --pipeline file")
-        }
-        if cameras.count > 2 || microphones.count > 2 {
-            throw ValidationError("pipcam records at most two cameras and two microphones")
-        }
+        if microphones.count > 2 { throw ValidationError("pipcam records at most two microphones") }
     }
 
     func run() async throws {
         try Gst.initialize()
         var configuration: SessionConfiguration
         let path: String
-        if let pipeline {
+        if let pipeline = devices.pipeline {
             let description = try PipelineDescription.load(path: pipeline)
             guard let output = output ?? description.outputPath else {
                 throw CLIError("give the file to record to: pipcam record OUT.mkv --pipeline \(pipeline)")
             }
             path = try OutputPath.check(output, force: force)
             let notes: [String]
-            (configuration, notes) = try SessionLoading.configuration(description, outputPath: path, standIns: standIns)
+            (configuration, notes) = try SessionLoading.configuration(description, outputPath: path, standIns: devices.standIns)
             for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         } else {
             guard let output else { throw CLIError("give the file to record to: pipcam record OUT.mkv") }
             path = try OutputPath.check(output, force: force)
-            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: path)
+            configuration = try SessionLoading.fromDevices(cameraIDs: devices.cameras, microphoneIDs: microphones, outputPath: path)
         }
         if let layout { configuration.layout.kind = layout }
         if let preset { configuration.preset = preset }
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         if preview { configuration.attachPreviewOutput(try live.previewOutput()) }
-        configuration = try await CostGate.admit(configuration, pipeline: pipeline)
+        configuration = try await CostGate.admit(configuration, pipeline: devices.pipeline)
         if noThrottle { configuration.throttlePolicy.isEnabled = false }
         let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
         defer { eventsLog?.close() }
