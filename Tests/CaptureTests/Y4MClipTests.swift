@@ -66,20 +66,33 @@ final class Y4MClipTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 6)
     }
 
-    /// Pictures GStreamer has let go of are unmapped: a replayed clip does not stay in the recording's
-    /// memory. The clip is 41 MB; read whole and kept mapped, all of it would be resident by the end.
-    func testPicturesLetGoOfStopCountingInMemory() async throws {
-        let folder = try Paths.scratch("y4m-memory")
+    /// A clip cut short while it plays ends at its last whole picture instead of killing the process
+    /// (a mapped page past the end of a file raises SIGBUS).
+    func testAClipCutShortWhileMappedEndsInsteadOfCrashing() async throws {
+        let folder = try Paths.scratch("y4m-cut-mapped")
         let path = "\(folder)/clip.y4m"
-        try makeY4MClip(at: path, frames: 120, width: 640, height: 360)
+        try makeY4MClip(at: path, frames: 10, width: 320, height: 180)
         let clip = try Y4MClip(path: path)
-        let pipeline = try Pipeline(name: "clip-memory")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        // A third: 3 whole pictures, and the 4th with its last 14 pages gone from the file.
+        try handle.truncate(atOffset: UInt64(size / 3))
+        try handle.close()
+        let pictures = try await Self.play(clip)
+        XCTAssertEqual(pictures, 3)
+    }
+
+    /// Plays a mapped clip through a pipeline that reads every byte (as an encoder would) to its end;
+    /// returns the number of pictures that went through.
+    private static func play(_ clip: Y4MClip) async throws -> Int {
+        let pipeline = try Pipeline(name: "clip-play")
         let source = try AppSource(name: "clip", caps: Caps(clip.header.caps))
-        // Converting reads every byte of every picture, as an encoder would.
         let convert = try Element.make("videoconvert"), sink = try Element.make("fakesink", properties: ["sync": false])
         try pipeline.add([source, convert, sink])
         try source.link(convert)
         try convert.link(sink, filter: Caps("video/x-raw,format=RGB"))
+        let counter = FrameCounter()
+        try sink.staticPad("sink").addBufferProbe { time in counter.bump(time); return .pass }
         source.feed(clip.feed)
         let messages = pipeline.bus.messages()
         try pipeline.setState(.playing)
@@ -90,7 +103,19 @@ final class Y4MClipTests: XCTestCase {
             }
         }
         _ = try pipeline.setState(.null)
-        guard case .eos? = end?.kind else { return XCTFail("the clip did not play to its end: \(String(describing: end?.kind))") }
+        guard case .eos? = end?.kind else { throw ProbeError("the clip did not play to its end: \(String(describing: end?.kind))") }
+        return counter.value
+    }
+
+    /// Pictures GStreamer has let go of are unmapped: a replayed clip does not stay in the recording's
+    /// memory. The clip is 41 MB; read whole and kept mapped, all of it would be resident by the end.
+    func testPicturesLetGoOfStopCountingInMemory() async throws {
+        let folder = try Paths.scratch("y4m-memory")
+        let path = "\(folder)/clip.y4m"
+        try makeY4MClip(at: path, frames: 120, width: 640, height: 360)
+        let clip = try Y4MClip(path: path)
+        let pictures = try await Self.play(clip)
+        XCTAssertEqual(pictures, 120)
         try withExtendedLifetime(clip) {
             let resident = try XCTUnwrap(Self.residentKilobytes(ofMappingOf: path), "the clip is no longer mapped")
             XCTAssertLessThan(resident, 16 * 1024, "kB of the clip still resident")

@@ -103,6 +103,9 @@ final class Y4MClip: @unchecked Sendable {
     let header: Header
     private let base: UnsafeMutableRawPointer
     private let length: Int
+    /// Kept open to see the file's size before each picture: reading a mapped page past the end of a
+    /// file cut short while it plays would kill the process (SIGBUS), and the recording with it.
+    private let descriptor: Int32
     /// Where the next picture's `FRAME` line starts, and its number.
     private var next: (offset: Int, index: Int)
     /// Pages before this offset have been given back (see `giveBack`).
@@ -111,26 +114,39 @@ final class Y4MClip: @unchecked Sendable {
 
     /// Maps the clip. Fails with a one-line reason naming the file.
     init(path: String) throws {
-        let descriptor = open(path, O_RDONLY)
+        descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw ClipError("\(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { throw ClipError("\(path): cannot read its size") }
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else {
+            close(descriptor)
+            throw ClipError("\(path): cannot read its size")
+        }
         length = Int(status.st_size)
         guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+            close(descriptor)
             throw ClipError("\(path): cannot map it: \(String(cString: strerror(errno)))")
         }
         base = mapped
         guard let line = Self.firstLine(in: UnsafeRawBufferPointer(start: mapped, count: length)),
               let header = Header(line: line), header.isMappable else {
             munmap(mapped, length)
+            close(descriptor)
             throw ClipError("\(path): not a raw YUV4MPEG2 clip pipcam can map")
         }
         self.header = header
         next = (line.utf8.count + 1, 0)
     }
 
-    deinit { munmap(base, length) }
+    deinit {
+        munmap(base, length)
+        close(descriptor)
+    }
+
+    /// The file's size now, which is less than what was mapped if it was cut short since.
+    private var sizeNow: Int {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? min(length, Int(status.st_size)) : 0
+    }
 
     /// Pushes the next picture, or ends the stream where the clip ends (or stops being a clip).
     func feed(_ feed: AppSource.Feed) {
@@ -164,6 +180,7 @@ final class Y4MClip: @unchecked Sendable {
 
     private func nextPicture() -> (offset: Int, index: Int)? {
         let (offset, index) = next
+        let length = sizeNow
         // "FRAME", optional parameters, then a newline, then the picture.
         guard offset + 6 <= length, memcmp(base + offset, "FRAME", 5) == 0 else { return nil }
         let line = UnsafeRawBufferPointer(start: base + offset, count: min(length - offset, 1024))
