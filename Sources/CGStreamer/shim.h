@@ -41,6 +41,7 @@ static inline gboolean pc_is_app_src(gpointer p) { return GST_IS_APP_SRC(p); }
 static inline const gchar *pc_object_type_name(gpointer p) { return G_OBJECT_TYPE_NAME(p); }
 static inline GObjectClass *pc_object_get_class(gpointer p) { return G_OBJECT_GET_CLASS(p); }
 static inline GstElementClass *pc_element_get_class(gpointer p) { return GST_ELEMENT_GET_CLASS(p); }
+static inline GstPluginFeature *pc_plugin_feature(gpointer p) { return GST_PLUGIN_FEATURE(p); }
 static inline guint pc_object_ref_count(gpointer p) { return G_OBJECT(p)->ref_count; }
 
 // MARK: fundamental GTypes (macros in GLib)

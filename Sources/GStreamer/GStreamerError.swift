@@ -25,7 +25,7 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
         case .initializationFailed(let reason):
             return "GStreamer could not be initialized: \(reason)"
         case .missingElement(let factory):
-            return "GStreamer element '\(factory)' is not installed (\(Self.packageHint(factory)))"
+            return "GStreamer element '\(factory)' is not installed (check `gst-inspect-1.0 \(factory)`)"
         case .elementCreationFailed(let factory):
             return "GStreamer element '\(factory)' exists but could not be created"
         case .unknownProperty(let object, let property):
@@ -58,24 +58,6 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
             return "\(source): \(message)" + (debug.map { " (\($0))" } ?? "")
         case .pushFailed(let element, let flow):
             return "'\(element)' refused a buffer (flow \(flow)): the pipeline is not running"
-        }
-    }
-
-    /// Which Debian package ships the factories pipcam relies on.
-    static func packageHint(_ factory: String) -> String {
-        switch factory {
-        case "x264enc": return "install gstreamer1.0-plugins-ugly"
-        case "alsasrc", "alsasink": return "install gstreamer1.0-alsa"
-        case "compositor", "audiomixer", "videotestsrc", "audiotestsrc", "opusenc", "videoconvert", "videoscale",
-             "audioconvert", "audioresample", "appsink", "appsrc", "playbin", "decodebin", "uridecodebin":
-            return "install gstreamer1.0-plugins-base"
-        case "matroskamux", "v4l2src", "videoflip", "jpegenc", "qtmux", "flvmux", "pulsesrc", "level":
-            return "install gstreamer1.0-plugins-good"
-        case "vah264enc", "openh264enc":
-            return "install gstreamer1.0-plugins-bad"
-        case "xvimagesink", "ximagesink":
-            return "install gstreamer1.0-x"
-        default: return "check `gst-inspect-1.0 \(factory)`"
         }
     }
 }

@@ -50,6 +50,18 @@ public enum Gst {
         gst_object_unref(UnsafeMutableRawPointer(found))
         return true
     }
+
+    /// The file of the plugin that provides an element factory, as the registry knows it (without loading
+    /// it), or nil when no such factory is installed: which package ships it is a question for the system's
+    /// package manager.
+    public static func pluginFile(ofElement factory: String) -> String? {
+        ensureInitialized()
+        guard let found = gst_element_factory_find(factory) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(found)) }
+        guard let plugin = gst_plugin_feature_get_plugin(pc_plugin_feature(UnsafeMutableRawPointer(found))) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
+        return gst_plugin_get_filename(plugin).map { String(cString: $0) }
+    }
 }
 
 /// Takes ownership of a `gchar*` returned with transfer-full.

@@ -16,7 +16,7 @@ final class DescriptionTests: XCTestCase {
         let (configuration, _) = try PipelineDescription.parse(clips, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
         XCTAssertEqual(configuration.replay, .fast)
         let plan = try GraphBuilder.plan(for: configuration)
-        XCTAssertFalse(plan.nodes.contains { $0.factory == "clocksync" }, "nothing paces a fast replay")
+        XCTAssertFalse(plan.nodes.contains { $0.factory == .clocksync }, "nothing paces a fast replay")
         XCTAssertFalse(plan.nodes.contains { $0.properties.contains { $0.0 == "leaky" } }, "nothing drops in a fast replay")
         let mixed = clips + "microphones:\n  - name: m\n    synthetic: 440\n"
         XCTAssertThrowsError(try PipelineDescription.parse(mixed, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")) { error in

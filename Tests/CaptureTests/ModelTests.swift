@@ -59,12 +59,12 @@ final class ModelTests: XCTestCase {
 
     func testPlanScalesInTheCompositorAndCapturesTheInsetSmall() throws {
         let plan = try Fixtures.configuration(path: "/tmp/x.mkv").graphPlan()
-        XCTAssertFalse(plan.nodes.contains { $0.factory == "videoscale" }, "scaling happens in the compositor pads")
+        XCTAssertFalse(plan.nodes.contains { $0.factory == .videoscale }, "scaling happens in the compositor pads")
         XCTAssertEqual(plan.cameraModes["side"].map { [$0.width, $0.height] }, [384, 216])
         XCTAssertEqual(plan.cameraModes["front"].map { [$0.width, $0.height] }, [1280, 720])
         let insetPad = try XCTUnwrap(plan.links.first { $0.toPad == plan.compositorPads["side"] })
         XCTAssertEqual(insetPad.padProperties.first { $0.0 == "width" }?.1, .int(384))
-        let liveQueues = plan.nodes.filter { $0.factory == "queue" && $0.name.hasPrefix("cam") }
+        let liveQueues = plan.nodes.filter { $0.factory == .queue && $0.name.hasPrefix("cam") }
         XCTAssertFalse(liveQueues.isEmpty)
         XCTAssertTrue(liveQueues.allSatisfy { $0.properties.contains { $0.0 == "leaky" && $0.1 == .string("downstream") } })
         XCTAssertEqual(plan.muxPads, ["video_0", "audio_0", "audio_1", "audio_2"], "picture, mix, each microphone")

@@ -9,7 +9,7 @@ final class PreviewTests: XCTestCase {
     private func configuration(recording: Bool = true) -> SessionConfiguration {
         let front = CaptureDevice.testPatternCamera(id: "front", pattern: "smpte", label: "front", moving: false, position: .front)
         var configuration = Fixtures.configuration(path: "/tmp/unused.mkv", cameras: [front, Fixtures.side])
-        configuration.attachPreviewOutput(PreviewOutput(sink: "fakesink"))
+        configuration.attachPreviewOutput(PreviewOutput(sink: .fakesink))
         if !recording {
             configuration.connections.removeAll { $0.outputID == configuration.movieFile?.id }
             configuration.movieFile = nil
@@ -27,7 +27,7 @@ final class PreviewTests: XCTestCase {
         XCTAssertEqual(direction(plan, "cam0-preview-flip"), "horiz", "the front camera, on screen")
         XCTAssertEqual(direction(plan, "cam0-movie-flip"), "identity", "the front camera, recorded")
         XCTAssertEqual(direction(plan, "cam1-preview-flip"), "identity", "the other camera")
-        XCTAssertEqual(plan.previewSink.flatMap { plan.node($0)?.factory }, "fakesink")
+        XCTAssertEqual(plan.previewSink.flatMap { plan.node($0)?.factory }, .fakesink)
         XCTAssertNotNil(plan.previewOverlay)
     }
 
@@ -87,7 +87,7 @@ final class PreviewTests: XCTestCase {
 
     func testASessionPreviewsAloneAndSwapsWhileRunning() async throws {
         var configuration = configuration(recording: false)
-        configuration.previewOutput?.sink = "fakesink"
+        configuration.previewOutput?.sink = .fakesink
         let session = try CaptureSession(configuration: configuration)
         try await session.startRunning()
         while (session.liveStatus()?.elapsed ?? .zero) < .milliseconds(300) { try await Task.sleep(for: .milliseconds(20)) }

@@ -193,7 +193,7 @@ final class SessionRecordingTests: XCTestCase {
         configuration.replay = .fast
         let plan = try GraphBuilder.plan(for: configuration)
         XCTAssertEqual(plan.mappedClips.count, 2)
-        XCTAssertEqual(plan.nodes.filter { ["y4mdec", "decodebin", "filesrc"].contains($0.factory) }.map(\.name), [], "clips read, not mapped")
+        XCTAssertEqual(plan.nodes.filter { [ElementFactory.y4mdec, .decodebin, .filesrc].contains($0.factory) }.map(\.name), [], "clips read, not mapped")
         let summary = try await recordUntilTheClipsEnd(configuration)
         XCTAssertNil(summary.problem)
         let out = "\(folder)/out.mkv"
@@ -218,7 +218,7 @@ final class SessionRecordingTests: XCTestCase {
         configuration.replay = .fast
         let plan = try GraphBuilder.plan(for: configuration)
         XCTAssertEqual(plan.mappedClips.count, 0)
-        XCTAssertEqual(plan.nodes.filter { $0.factory == "y4mdec" }.count, 1)
+        XCTAssertEqual(plan.nodes.filter { $0.factory == .y4mdec }.count, 1)
         let summary = try await recordUntilTheClipsEnd(configuration)
         XCTAssertNil(summary.problem)
         XCTAssertEqual(try MediaProbe.videoFrameCount(path: "\(folder)/out.mkv"), 45)

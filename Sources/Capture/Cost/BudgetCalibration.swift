@@ -17,12 +17,12 @@ public enum BudgetCalibration {
         let plain = try await cpuSeconds(raw)
         // A synthetic camera as the graph builds it: the caps leave the format to the compositor.
         let drawn = CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: 30).caps
-        let generate = try await cpuSeconds(source(caps: drawn) + [("timeoverlay", [("text", .string("calibration"))])] + composed)
+        let generate = try await cpuSeconds(source(caps: drawn) + [(.timeoverlay, [("text", .string("calibration"))])] + composed)
         let encode = try await cpuSeconds(raw + [encoder])
         let packedPlain = try await cpuSeconds(packed)
         let composite = try await cpuSeconds(packed + composed)
-        let jpeg = try await cpuSeconds(raw + [("jpegenc", [])])
-        let decode = try await cpuSeconds(raw + [("jpegenc", []), ("jpegdec", [])])
+        let jpeg = try await cpuSeconds(raw + [(.jpegenc, [])])
+        let decode = try await cpuSeconds(raw + [(.jpegenc, []), (.jpegdec, [])])
         /// A stage's own time, never less than a twentieth of the run's (noise can make the difference vanish).
         func own(_ total: Double, _ base: Double) -> Double { max(total - base, total / 20) }
         return PixelBudget(generate: pixels / max(generate, 0.001),
@@ -40,10 +40,10 @@ public enum BudgetCalibration {
 
     /// The encoder's settings in words; a budget measured with others is measured again.
     public static var encoderSettings: String {
-        ([encoder.factory] + encoder.properties.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
+        ([encoder.factory.rawValue] + encoder.properties.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
     }
 
-    typealias Stage = (factory: String, properties: [(String, PropertyValue)])
+    typealias Stage = (factory: ElementFactory, properties: [(String, PropertyValue)])
 
     static func source(format: String) -> [Stage] {
         source(caps: "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=30/1")
@@ -51,21 +51,21 @@ public enum BudgetCalibration {
 
     /// Moving colour bars: a still picture would make the encoder's work look far cheaper than a camera's.
     static func source(caps: String) -> [Stage] {
-        [("videotestsrc", [("num-buffers", .int(Int64(frames))), ("pattern", .string("smpte")), ("horizontal-speed", .int(4))]),
-         ("capsfilter", [("caps", .string(caps))])]
+        [(.videotestsrc, [("num-buffers", .int(Int64(frames))), ("pattern", .string("smpte")), ("horizontal-speed", .int(4))]),
+         (.capsfilter, [("caps", .string(caps))])]
     }
 
     /// Into a picture of the same size, as the compositor makes it for the encoder.
     static var composed: [Stage] {
-        [("compositor", []), ("capsfilter", [("caps", .string("video/x-raw,format=I420,width=\(width),height=\(height)"))])]
+        [(.compositor, []), (.capsfilter, [("caps", .string("video/x-raw,format=I420,width=\(width),height=\(height)"))])]
     }
 
     /// CPU seconds the process spends running `stages` into a sink that never waits.
     static func cpuSeconds(_ stages: [Stage]) async throws -> Double {
         let pipeline = try Pipeline(name: "calibration")
         var elements: [Element] = []
-        for stage in stages + [("fakesink", [("sync", .bool(false))])] {
-            let element = try Element.make(stage.factory)
+        for stage in stages + [(.fakesink, [("sync", .bool(false))])] {
+            let element = try stage.factory.make()
             for (name, value) in stage.properties { try element.set(name, value) }
             elements.append(element)
         }

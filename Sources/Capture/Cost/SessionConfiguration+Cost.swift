@@ -24,7 +24,7 @@ extension SessionConfiguration {
         }
         let picture = plan.compositorName.map { _ in
             PictureLoad(width: plan.outputSize.width, height: plan.outputSize.height, frameRate: plan.frameRate,
-                        softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0) }?.factory == "x264enc")
+                        softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0) }?.factory == .x264enc)
         }
         return (cameras, picture)
     }

@@ -3,10 +3,10 @@ import GStreamer
 /// One place decides which H.264 encoder records and how it is tuned.
 enum EncoderChoice {
     /// Hardware encoders in order of preference (VA-API, then V4L2 memory-to-memory on ARM boards).
-    static let hardwareFactories = ["vah264enc", "vah264lpenc", "v4l2h264enc"]
+    static let hardwareFactories: [ElementFactory] = [.vah264enc, .vah264lpenc, .v4l2h264enc]
 
-    static func hardwareEncoder() -> String? {
-        hardwareFactories.first(where: Gst.hasElement)
+    static func hardwareEncoder() -> ElementFactory? {
+        hardwareFactories.first(where: \.isInstalled)
     }
 
     /// The encoder element, tuned for live capture: no B-frames or look-ahead (x264 zerolatency), a preset
@@ -14,16 +14,16 @@ enum EncoderChoice {
     /// second when live photos cut clips out of the stream).
     /// V4L2 memory-to-memory encoders take their settings from the driver's controls, so none are set.
     static func encoder(_ choice: MovieFileOutput.Encoder, bitrate: Int, frameRate: Double,
-                        keyFrameSeconds: Double = 2, speed: MovieFileOutput.EncoderSpeed = .veryfast) -> (factory: String, properties: [(String, PropertyValue)]) {
+                        keyFrameSeconds: Double = 2, speed: MovieFileOutput.EncoderSpeed = .veryfast) -> (factory: ElementFactory, properties: [(String, PropertyValue)]) {
         let keyInterval = max(1, Int((frameRate * keyFrameSeconds).rounded()))
         let hardware = choice == .software ? nil : hardwareEncoder()
         switch hardware {
-        case "vah264enc"?, "vah264lpenc"?:
+        case .vah264enc?, .vah264lpenc?:
             return (hardware!, [("bitrate", .uint(UInt64(bitrate))), ("key-int-max", .uint(UInt64(keyInterval))), ("b-frames", .uint(0))])
         case let factory?:
             return (factory, [])
         case nil:
-            return ("x264enc", [
+            return (.x264enc, [
                 ("tune", .string("zerolatency")), ("speed-preset", .string(speed.rawValue)),
                 ("bitrate", .uint(UInt64(bitrate))), ("key-int-max", .uint(UInt64(keyInterval))),
             ])

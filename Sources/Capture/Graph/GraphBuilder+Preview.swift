@@ -40,7 +40,7 @@ extension GraphBuilder {
     private mutating func ensurePreviewCompositor(rate: Double) -> String {
         if let name = plan.previewCompositor { return name }
         let wait = UInt64(1_000_000_000 / max(1, rate))
-        plan.previewCompositor = plan.add("preview", "compositor", [("background", .string("black")), ("latency", .uint(wait))])
+        plan.previewCompositor = plan.add("preview", .compositor, [("background", .string("black")), ("latency", .uint(wait))])
         return plan.previewCompositor!
     }
 
@@ -49,17 +49,17 @@ extension GraphBuilder {
     mutating func addPreviewWindow(_ preview: PreviewOutput, rate: Double) {
         guard let compositor = plan.previewCompositor else { return }
         let (width, height) = previewSize
-        var chain = [compositor, plan.add("preview-caps", "capsfilter", [("caps", .string(
+        var chain = [compositor, plan.add("preview-caps", .capsfilter, [("caps", .string(
             "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])]
         if preview.showsOverlay {
-            let overlay = plan.add("preview-overlay", "textoverlay", [
+            let overlay = plan.add("preview-overlay", .textoverlay, [
                 ("text", .string("")), ("halignment", .string("center")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans Bold \(max(8, height / 30))")), ("shaded-background", .bool(true)),
             ])
             plan.previewOverlay = overlay
             chain.append(overlay)
         }
-        chain.append(plan.add("preview-convert", "videoconvert"))
+        chain.append(plan.add("preview-convert", .videoconvert))
         let sink = plan.add("preview-sink", preview.sink, [("sync", .bool(false))])
         plan.previewSink = sink
         chain.append(sink)

@@ -72,9 +72,9 @@ struct GraphBuilder {
             for connection in connections where connection.outputID != configuration.photoOutput?.id {
                 let branch = "\(prefix)-\(connection.outputID)"
                 let keepsLate = configuration.videoDataOutputs.first { $0.id == connection.outputID }?.alwaysDiscardsLateVideoFrames == false
-                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: keepsLate ? DataDelivery<VideoDataFrame>.backlog : 3))
-                let valve = plan.add("\(branch)-valve", "valve", Self.valve(connection))
-                let flip = plan.add("\(branch)-flip", "videoflip", Self.flip(connection))
+                let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: keepsLate ? DataDelivery<VideoDataFrame>.backlog : 3))
+                let valve = plan.add("\(branch)-valve", .valve, Self.valve(connection))
+                let flip = plan.add("\(branch)-flip", .videoflip, Self.flip(connection))
                 plan.chain([queue, valve, flip])
                 heads.append(queue)
                 if let movie = configuration.movieFile, connection.outputID == movie.id {
@@ -85,11 +85,11 @@ struct GraphBuilder {
                     var toPicture = flip
                     if isIsolated(connections) {
                         // The camera's own track shares the connection's switch and flip, at the captured size.
-                        toPicture = plan.add("\(branch)-picture-queue", "queue", Self.leakyQueue(buffers: 3))
-                        let trackQueue = plan.add("\(branch)-track-queue", "queue", Self.leakyQueue(buffers: 3))
+                        toPicture = plan.add("\(branch)-picture-queue", .queue, Self.leakyQueue(buffers: 3))
+                        let trackQueue = plan.add("\(branch)-track-queue", .queue, Self.leakyQueue(buffers: 3))
                         fanOut(from: flip, to: [toPicture, trackQueue], tee: "\(branch)-tee")
-                        let convert = plan.add("\(branch)-track-convert", "videoconvert")
-                        let caps = plan.add("\(branch)-track-caps", "capsfilter", [("caps", .string("video/x-raw,format=I420"))])
+                        let convert = plan.add("\(branch)-track-convert", .videoconvert)
+                        let caps = plan.add("\(branch)-track-caps", .capsfilter, [("caps", .string("video/x-raw,format=I420"))])
                         let encoded = addVideoEncoder(movie, prefix: "\(branch)-track", bitrate: bitrate(for: mode), rate: mode.frameRate)
                         plan.chain([trackQueue, convert, caps, encoded.first])
                         muxIsolated.append(encoded.last)
@@ -102,18 +102,18 @@ struct GraphBuilder {
                     addToPreview(connection, after: flip, rate: rate)
                 }
             }
-            if heads.isEmpty { heads.append(plan.add("\(prefix)-discard", "fakesink", [("sync", .bool(false)), ("async", .bool(false))])) }
+            if heads.isEmpty { heads.append(plan.add("\(prefix)-discard", .fakesink, [("sync", .bool(false)), ("async", .bool(false))])) }
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
             plan.cameraTaps.append(.init(inputID: input.id, captured: captured, delivered: deliveredTap?.0, deliveredPad: deliveredTap?.1))
         }
 
         if let compositor = plan.compositorName, let movie = configuration.movieFile {
-            let caps = plan.add("picture-caps", "capsfilter", [("caps", .string(
+            let caps = plan.add("picture-caps", .capsfilter, [("caps", .string(
                 "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])
             // A second of pictures absorbs the encoder's start and its bursts. A machine that cannot encode
             // in real time drops composed pictures here (counted, and shown in the status line) rather than
             // letting the recording fall ever further behind the cameras and microphones.
-            let queue = plan.add("picture-queue", "queue", Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
+            let queue = plan.add("picture-queue", .queue, Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
             plan.pictureQueue = queue
             plan.compositeSource = caps
             let ring = configuration.photoOutput?.isLivePhotoCaptureEnabled == true
@@ -137,8 +137,8 @@ struct GraphBuilder {
             var heads: [String] = []
             for connection in connections {
                 let branch = "\(prefix)-\(connection.outputID)"
-                let queue = plan.add("\(branch)-queue", "queue", Self.leakyQueue(buffers: 20))
-                let valve = plan.add("\(branch)-valve", "valve", Self.valve(connection))
+                let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: 20))
+                let valve = plan.add("\(branch)-valve", .valve, Self.valve(connection))
                 plan.link(queue, to: valve)
                 heads.append(queue)
                 if let movie = configuration.movieFile, connection.outputID == movie.id {
@@ -148,19 +148,19 @@ struct GraphBuilder {
                         // The microphone's own track shares the connection's switch. A one-input mixer keeps
                         // it going at the clock's pace, with silence if the microphone stops delivering;
                         // without it one stalled microphone would stall the muxer, and every track with it.
-                        toMix = plan.add("\(branch)-mix-queue", "queue", Self.leakyQueue(buffers: 20))
-                        let trackQueue = plan.add("\(branch)-track-queue", "queue", Self.leakyQueue(buffers: 20))
+                        toMix = plan.add("\(branch)-mix-queue", .queue, Self.leakyQueue(buffers: 20))
+                        let trackQueue = plan.add("\(branch)-track-queue", .queue, Self.leakyQueue(buffers: 20))
                         fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
-                        let pace = plan.add("\(branch)-track-pace", "audiomixer", Self.mixerLatency)
+                        let pace = plan.add("\(branch)-track-pace", .audiomixer, Self.mixerLatency)
                         plan.link(trackQueue, to: pace, "sink_0")
                         muxAudio.append(addAudioEncoder(movie, prefix: "\(branch)-track", after: pace))
                     }
                     plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))])
                     mixerInputs += 1
                 } else if let output = configuration.audioDataOutputs.first(where: { $0.id == connection.outputID }) {
-                    var chain = [valve, plan.add("\(branch)-convert", "audioconvert")]
-                    if output.sampleRate != nil { chain.append(plan.add("\(branch)-resample", "audioresample")) }
-                    chain.append(plan.add("\(branch)-caps", "capsfilter", [("caps", .string(output.caps))]))
+                    var chain = [valve, plan.add("\(branch)-convert", .audioconvert)]
+                    if output.sampleRate != nil { chain.append(plan.add("\(branch)-resample", .audioresample)) }
+                    chain.append(plan.add("\(branch)-caps", .capsfilter, [("caps", .string(output.caps))]))
                     chain.append(addAppSink(for: output.id, branch: branch, discardsLate: output.alwaysDiscardsLateBuffers))
                     plan.chain(chain)
                 }
@@ -168,7 +168,7 @@ struct GraphBuilder {
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
         }
         if let mixer = plan.mixerName, let movie = configuration.movieFile {
-            let caps = plan.add("mix-caps", "capsfilter", [("caps", .string("audio/x-raw,rate=48000,channels=2"))])
+            let caps = plan.add("mix-caps", .capsfilter, [("caps", .string("audio/x-raw,rate=48000,channels=2"))])
             plan.link(mixer, to: caps)
             muxAudio.insert(addAudioEncoder(movie, prefix: "mix", after: caps), at: 0)
         }
@@ -177,8 +177,8 @@ struct GraphBuilder {
 
         // The file: tracks in order (picture, mix, microphones, isolated cameras).
         if let movie = configuration.movieFile {
-            let mux = plan.add("mux", "matroskamux", [("writing-app", .string("pipcam"))])
-            let file = plan.add("file", "filesink", [("location", .string(movie.path))])
+            let mux = plan.add("mux", .matroskamux, [("writing-app", .string("pipcam"))])
+            let file = plan.add("file", .filesink, [("location", .string(movie.path))])
             plan.muxName = mux
             plan.link(mux, to: file)
             var videoIndex = 0, audioIndex = 0
@@ -198,9 +198,9 @@ struct GraphBuilder {
     /// output does not need are left out, so a tap of the captured frames as they are costs almost nothing.
     private mutating func addVideoTap(_ output: VideoDataOutput, branch: String, after flip: String) {
         var chain = [flip]
-        if output.size != nil { chain.append(plan.add("\(branch)-scale", "videoscale")) }
-        if output.pixelFormat != nil { chain.append(plan.add("\(branch)-convert", "videoconvert")) }
-        chain.append(plan.add("\(branch)-caps", "capsfilter", [("caps", .string(output.caps))]))
+        if output.size != nil { chain.append(plan.add("\(branch)-scale", .videoscale)) }
+        if output.pixelFormat != nil { chain.append(plan.add("\(branch)-convert", .videoconvert)) }
+        chain.append(plan.add("\(branch)-caps", .capsfilter, [("caps", .string(output.caps))]))
         chain.append(addAppSink(for: output.id, branch: branch, discardsLate: output.alwaysDiscardsLateVideoFrames))
         plan.chain(chain)
     }
@@ -208,7 +208,7 @@ struct GraphBuilder {
     /// The appsink of a data output. It never syncs to the clock (frames are already live) and never lets
     /// buffers pile up: `DataDelivery` decides what a slow consumer loses.
     private mutating func addAppSink(for outputID: String, branch: String, discardsLate: Bool) -> String {
-        let sink = plan.add("\(branch)-sink", "appsink", [
+        let sink = plan.add("\(branch)-sink", .appsink, [
             ("sync", .bool(false)), ("max-buffers", .uint(1)), ("drop", .bool(discardsLate)),
         ])
         plan.appSinks[outputID] = sink
@@ -221,7 +221,7 @@ struct GraphBuilder {
             if let only = branches.first { plan.link(source, to: only) }
             return
         }
-        let tee = plan.add(name, "tee")
+        let tee = plan.add(name, .tee)
         plan.link(source, to: tee)
         for (index, branch) in branches.enumerated() { plan.link(tee, "src_\(index)", to: branch) }
     }
@@ -323,11 +323,11 @@ struct GraphBuilder {
         let queue = "\(prefix)-queue"
         switch input.device.source {
         case .v4l2(let path):
-            let source = plan.add("\(prefix)-src", "v4l2src", [("device", .string(path))])
-            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps))])
+            let source = plan.add("\(prefix)-src", .v4l2src, [("device", .string(path))])
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
             var chain = [source, caps]
-            if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", "jpegdec")) }
-            chain.append(plan.add(queue, "queue", Self.leakyQueue(buffers: 3)))
+            if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
+            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: 3)))
             plan.chain(chain)
         case .testPattern(let pattern, let label, let moving):
             var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
@@ -338,42 +338,42 @@ struct GraphBuilder {
                 // A yellow ball on dark blue: tells the second camera apart from bars at a glance.
                 properties += [("background-color", .uint(0xff20_2080)), ("foreground-color", .uint(0xffff_e000))]
             }
-            let source = plan.add("\(prefix)-src", "videotestsrc", properties)
+            let source = plan.add("\(prefix)-src", .videotestsrc, properties)
             // Left to choose, the pattern would be drawn in its first format, 64-bit RGBA: eight bytes a
             // pixel to draw and convert. I420 is what the compositor composes in, so nothing converts.
             // Left unstated, the colours would be BT.709 from 720 lines up and BT.601 below: an HD main
             // camera and a smaller inset would differ, and the compositor, which takes the inset's, would
             // convert every main picture (a third of a core at 1080p). Every drawn camera states one.
             let format = "video/x-raw,format=I420,colorimetry=\(Self.drawnColorimetry),"
-            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string(mode.caps.replacingOccurrences(of: "video/x-raw,", with: format)))])
-            let clock = plan.add("\(prefix)-clock", "timeoverlay", [
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps.replacingOccurrences(of: "video/x-raw,", with: format)))])
+            let clock = plan.add("\(prefix)-clock", .timeoverlay, [
                 ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
             ])
-            plan.chain([source, caps, clock, plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
+            plan.chain([source, caps, clock, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
         case .file(let path):
             let reader: [String]
             switch Y4MClip.reading(ofFileAt: path) {
             case .mapped(let clip):
                 // Mapped, not read: see Y4MClip. The pictures are pushed when the graph runs.
-                reader = [plan.add("\(prefix)-src", "appsrc", [("caps", .string(clip.caps)), ("format", .string("time"))])]
+                reader = [plan.add("\(prefix)-src", .appsrc, [("caps", .string(clip.caps)), ("format", .string("time"))])]
                 plan.mappedClips["\(prefix)-src"] = path
             case .raw:
                 // decodebin would find the type and then read in 4 KiB pieces, a third of a second of
                 // CPU per 10 s of 720p; read directly, the clip goes a megabyte at a time.
-                reader = [plan.add("\(prefix)-src", "filesrc", [("location", .string(path)), ("blocksize", .uint(1 << 20))]),
-                          plan.add("\(prefix)-decode", "y4mdec")]
+                reader = [plan.add("\(prefix)-src", .filesrc, [("location", .string(path)), ("blocksize", .uint(1 << 20))]),
+                          plan.add("\(prefix)-decode", .y4mdec)]
             case .decoded:
-                let decode = plan.add("\(prefix)-decode", "decodebin")
+                let decode = plan.add("\(prefix)-decode", .decodebin)
                 plan.markDynamic(decode)
-                reader = [plan.add("\(prefix)-src", "filesrc", [("location", .string(path))]), decode]
+                reader = [plan.add("\(prefix)-src", .filesrc, [("location", .string(path))]), decode]
             }
-            let convert = plan.add("\(prefix)-convert", "videoconvert")
-            let scale = plan.add("\(prefix)-scale", "videoscale")
-            let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
+            let convert = plan.add("\(prefix)-convert", .videoconvert)
+            let scale = plan.add("\(prefix)-scale", .videoscale)
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
             // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
-            let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", "clocksync")]
-            plan.chain(reader + [convert, scale, caps] + pace + [plan.add(queue, "queue", Self.leakyQueue(buffers: 3))])
+            let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", .clocksync)]
+            plan.chain(reader + [convert, scale, caps] + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
         case .alsa, .tone:
             break
         }
@@ -385,18 +385,18 @@ struct GraphBuilder {
         let source: String
         switch input.device.source {
         case .alsa(let device):
-            source = plan.add("\(prefix)-src", "alsasrc", [("device", .string(device))])
+            source = plan.add("\(prefix)-src", .alsasrc, [("device", .string(device))])
         case .tone(let frequency):
-            source = plan.add("\(prefix)-src", "audiotestsrc", [
+            source = plan.add("\(prefix)-src", .audiotestsrc, [
                 ("is-live", .bool(true)), ("wave", .string("sine")), ("freq", .double(frequency)), ("volume", .double(0.4)),
             ])
         default:
-            source = plan.add("\(prefix)-src", "audiotestsrc", [("is-live", .bool(true)), ("wave", .string("silence"))])
+            source = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
         }
-        let convert = plan.add("\(prefix)-convert", "audioconvert")
-        let resample = plan.add("\(prefix)-resample", "audioresample")
-        let caps = plan.add("\(prefix)-caps", "capsfilter", [("caps", .string("audio/x-raw,rate=48000,channels=1"))])
-        let queue = plan.add("\(prefix)-queue", "queue", Self.leakyQueue(buffers: 50))
+        let convert = plan.add("\(prefix)-convert", .audioconvert)
+        let resample = plan.add("\(prefix)-resample", .audioresample)
+        let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string("audio/x-raw,rate=48000,channels=1"))])
+        let queue = plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: 50))
         plan.chain([source, convert, resample, caps, queue])
         return queue
     }
@@ -408,7 +408,7 @@ struct GraphBuilder {
         // The picture starts with the first camera frame: composed before any camera has one, its caps
         // are renegotiated when the cameras arrive and its timestamps restart, so the encoder stamps a
         // picture twice, the muxer drops it, and the file is broken up to the next key frame.
-        plan.compositorName = plan.add("picture", "compositor", [
+        plan.compositorName = plan.add("picture", .compositor, [
             ("background", .string("black")), ("latency", .uint(100_000_000)), ("start-time-selection", .string("first")),
         ])
         return plan.compositorName!
@@ -416,7 +416,7 @@ struct GraphBuilder {
 
     private mutating func ensureMixer() -> String {
         if let name = plan.mixerName { return name }
-        plan.mixerName = plan.add("mix", "audiomixer", Self.mixerLatency)
+        plan.mixerName = plan.add("mix", .audiomixer, Self.mixerLatency)
         return plan.mixerName!
     }
 
@@ -445,12 +445,12 @@ struct GraphBuilder {
                                                           speed: movie.encoderSpeed)
         let encoder = plan.add("\(prefix)-encode", factory, properties)
         plan.encoders.append(encoder)
-        let parse = plan.add("\(prefix)-parse", "h264parse")
-        let queue = plan.add("\(prefix)-mux-queue", "queue", Self.muxQueue)
+        let parse = plan.add("\(prefix)-parse", .h264parse)
+        let queue = plan.add("\(prefix)-mux-queue", .queue, Self.muxQueue)
         plan.chain([encoder, parse])
         if livePhotoRing {
-            let ringQueue = plan.add("\(prefix)-ring-queue", "queue", Self.leakyQueue(buffers: Int(rate.rounded()) * 2))
-            let sink = plan.add("\(prefix)-ring", "appsink", [("sync", .bool(false)), ("max-buffers", .uint(8)), ("drop", .bool(true))])
+            let ringQueue = plan.add("\(prefix)-ring-queue", .queue, Self.leakyQueue(buffers: Int(rate.rounded()) * 2))
+            let sink = plan.add("\(prefix)-ring", .appsink, [("sync", .bool(false)), ("max-buffers", .uint(8)), ("drop", .bool(true))])
             plan.livePhotoSink = sink
             fanOut(from: parse, to: [queue, ringQueue], tee: "\(prefix)-ring-tee")
             plan.link(ringQueue, to: sink)
@@ -461,10 +461,10 @@ struct GraphBuilder {
     }
 
     private mutating func addAudioEncoder(_ movie: MovieFileOutput, prefix: String, after upstream: String) -> String {
-        let convert = plan.add("\(prefix)-convert", "audioconvert")
-        let encoder = plan.add("\(prefix)-encode", "opusenc", [("bitrate", .int(Int64(movie.audioBitrate * 1000)))])
+        let convert = plan.add("\(prefix)-convert", .audioconvert)
+        let encoder = plan.add("\(prefix)-encode", .opusenc, [("bitrate", .int(Int64(movie.audioBitrate * 1000)))])
         plan.encoders.append(encoder)
-        let queue = plan.add("\(prefix)-mux-queue", "queue", Self.muxQueue)
+        let queue = plan.add("\(prefix)-mux-queue", .queue, Self.muxQueue)
         plan.chain([upstream, convert, encoder, queue])
         return queue
     }

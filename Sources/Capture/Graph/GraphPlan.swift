@@ -6,7 +6,7 @@ import GStreamer
 public struct GraphPlan: Sendable {
     public struct Node: Sendable {
         public let name: String
-        public let factory: String
+        public let factory: ElementFactory
         public var properties: [(String, PropertyValue)]
         /// Source pads appear while running (decodebin): links from it wait for them.
         public var hasDynamicPads = false
@@ -68,7 +68,7 @@ public struct GraphPlan: Sendable {
     public func node(_ name: String) -> Node? { nodes.first { $0.name == name } }
 
     @discardableResult
-    mutating func add(_ name: String, _ factory: String, _ properties: [(String, PropertyValue)] = []) -> String {
+    mutating func add(_ name: String, _ factory: ElementFactory, _ properties: [(String, PropertyValue)] = []) -> String {
         nodes.append(Node(name: name, factory: factory, properties: properties))
         return name
     }
@@ -132,8 +132,8 @@ extension GraphPlan {
     /// enlarge the camera that was captured small for the inset), with the clock's font that follows it.
     func isLive(_ property: String, of node: Node) -> Bool {
         switch (node.factory, property) {
-        case ("valve", "drop"), ("videoflip", "video-direction"), ("timeoverlay", "font-desc"): return true
-        case ("capsfilter", "caps"): return cameraCaps.contains(node.name)
+        case (.valve, "drop"), (.videoflip, "video-direction"), (.timeoverlay, "font-desc"): return true
+        case (.capsfilter, "caps"): return cameraCaps.contains(node.name)
         default: return false
         }
     }
@@ -143,7 +143,7 @@ extension GraphPlan {
     var structureKey: String {
         let nodeText = nodes.map { node in
             let kept = node.properties.filter { !isLive($0.0, of: node) }
-            return node.factory + " " + node.name + " " + kept.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+            return node.factory.rawValue + " " + node.name + " " + kept.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
         }
         let linkText = links.map { "\($0.from).\($0.fromPad ?? "")>\($0.to).\($0.toPad ?? "")" }
         return (nodeText + linkText).joined(separator: "\n")

@@ -20,7 +20,7 @@ public enum LaunchLine {
                 continue
             }
             let properties = node.properties.map { "\($0.0)=\(quote($0.1))" } + (padProperties[node.name] ?? [])
-            parts.append(([node.factory, "name=\(node.name)"] + properties).joined(separator: " "))
+            parts.append(([node.factory.rawValue, "name=\(node.name)"] + properties).joined(separator: " "))
         }
         for link in plan.links {
             parts.append("\(link.from).\(link.fromPad ?? "") ! \(link.to).\(link.toPad ?? "")")

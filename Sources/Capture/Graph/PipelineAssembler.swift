@@ -4,11 +4,12 @@ import GStreamer
 /// element, property or pad at fault.
 enum PipelineAssembler {
     static func assemble(_ plan: GraphPlan, name: String = "pipcam") throws -> Pipeline {
+        if let missing = MissingElements(checking: plan.nodes.map(\.factory)) { throw missing }
         let pipeline = try Pipeline(name: name)
         pipeline.useSystemClock()
         var elements: [String: Element] = [:]
         for node in plan.nodes {
-            let element = try Element.make(node.factory, name: node.name)
+            let element = try node.factory.make(name: node.name)
             for (property, value) in node.properties {
                 try element.set(property, value)
             }

@@ -10,7 +10,7 @@ import Foundation
 public struct PreviewOutput: Sendable {
     public var id: String
     /// The video sink that draws the window (`PreviewSink.find()` picks one the display can use).
-    public var sink: String
+    public var sink: ElementFactory
     /// Width of the window's picture; the height follows the recorded picture's aspect.
     public var width: Int
     /// A line of text over the picture (`CaptureSession.setPreviewOverlay`): never recorded.
@@ -18,7 +18,7 @@ public struct PreviewOutput: Sendable {
     /// Keys pressed in the window, shared by every copy of this output.
     public let keys = PreviewKeys()
 
-    public init(id: String = "preview", sink: String, width: Int = 640, showsOverlay: Bool = true) {
+    public init(id: String = "preview", sink: ElementFactory, width: Int = 640, showsOverlay: Bool = true) {
         self.id = id
         self.sink = sink
         self.width = width

@@ -92,8 +92,8 @@ enum ClipWriter {
         }
         let pipeline = try Pipeline(name: "live-photo")
         let source = try AppSource(name: "clip-src", caps: caps)
-        let mux = try Element.make("matroskamux", properties: ["writing-app": "pipcam"])
-        let sink = try Element.make("filesink", properties: ["location": path + ".part"])
+        let mux = try ElementFactory.matroskamux.make(properties: ["writing-app": "pipcam"])
+        let sink = try ElementFactory.filesink.make(properties: ["location": path + ".part"])
         try pipeline.add([source, mux, sink])
         try pipeline.link([source, mux, sink])
         do {

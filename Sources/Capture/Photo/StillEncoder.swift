@@ -26,18 +26,18 @@ enum StillEncoder {
 
         let pipeline = try Pipeline(name: "still")
         let source = try AppSource(name: "still-src", caps: caps)
-        let flip = try Element.make("videoflip", properties: [:])
+        let flip = try ElementFactory.videoflip.make(properties: [:])
         try flip.set("video-direction", fromString: direction)
-        let convert = try Element.make("videoconvert")
-        let tee = try Element.make("tee")
-        let photoQueue = try Element.make("queue"), thumbQueue = try Element.make("queue")
-        let scale = try Element.make("videoscale")
-        let thumbCaps = try Element.make("capsfilter")
+        let convert = try ElementFactory.videoconvert.make()
+        let tee = try ElementFactory.tee.make()
+        let photoQueue = try ElementFactory.queue.make(), thumbQueue = try ElementFactory.queue.make()
+        let scale = try ElementFactory.videoscale.make()
+        let thumbCaps = try ElementFactory.capsfilter.make()
         try thumbCaps.set("caps", try Caps("video/x-raw,width=\(thumbWidth),height=\(thumbHeight),pixel-aspect-ratio=1/1"))
-        let thumbConvert = try Element.make("videoconvert")
+        let thumbConvert = try ElementFactory.videoconvert.make()
         let photoEncoder = try encoder(format, quality: quality), thumbEncoder = try encoder(format, quality: 85)
-        let photoSink = try Element.make("filesink", properties: ["location": path + ".part"])
-        let thumbSink = try Element.make("filesink", properties: ["location": thumbnailPath + ".part"])
+        let photoSink = try ElementFactory.filesink.make(properties: ["location": path + ".part"])
+        let thumbSink = try ElementFactory.filesink.make(properties: ["location": thumbnailPath + ".part"])
         try pipeline.add([source, flip, convert, tee, photoQueue, photoEncoder, photoSink, thumbQueue, scale, thumbCaps, thumbConvert, thumbEncoder, thumbSink])
         try pipeline.link([source, flip, convert, tee])
         try pipeline.link([tee, photoQueue, photoEncoder, photoSink])
@@ -57,8 +57,8 @@ enum StillEncoder {
 
     private static func encoder(_ format: PhotoSettings.Format, quality: Int) throws -> Element {
         switch format {
-        case .jpeg: return try Element.make("jpegenc", properties: ["quality": Int32(quality)])
-        case .png: return try Element.make("pngenc")
+        case .jpeg: return try ElementFactory.jpegenc.make(properties: ["quality": Int32(quality)])
+        case .png: return try ElementFactory.pngenc.make()
         }
     }
 }

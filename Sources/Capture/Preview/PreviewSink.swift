@@ -6,11 +6,11 @@ public enum PreviewSink {
     /// On X: plain X images work on any X server, a virtual one too, and tell whether the display answers;
     /// XVideo, where the server has it, scales in the server and costs nothing here. Without X: Wayland's
     /// own sink, then OpenGL.
-    static let xSink = "ximagesink", xVideoSink = "xvimagesink"
-    static let waylandSinks = ["waylandsink", "glimagesink"]
+    static let xSink = ElementFactory.ximagesink, xVideoSink = ElementFactory.xvimagesink
+    static let waylandSinks: [ElementFactory] = [.waylandsink, .glimagesink]
 
     /// The sink to use, or an error that says why there is no window to show.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ElementFactory {
         let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         let wayland = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         if let display {
@@ -26,8 +26,8 @@ public enum PreviewSink {
 
     /// Whether the sink opens the display: going to READY connects (and, for XVideo, finds a port),
     /// which is what would fail when the session starts.
-    private static func opens(_ factory: String) -> Bool {
-        guard Gst.hasElement(factory), let sink = try? Element.make(factory) else { return false }
+    private static func opens(_ factory: ElementFactory) -> Bool {
+        guard factory.isInstalled, let sink = try? factory.make() else { return false }
         defer { _ = try? sink.setState(.null) }
         return (try? sink.setState(.ready)) != nil && sink.currentState == .ready
     }

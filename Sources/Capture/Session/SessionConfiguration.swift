@@ -207,7 +207,7 @@ public struct SessionConfiguration: Sendable {
                 throw ConfigurationError("the movie file '\(movie.path)' has no camera connected")
             }
             if movie.encoder == .hardware && EncoderChoice.hardwareEncoder() == nil {
-                throw ConfigurationError("no hardware H.264 encoder is installed (looked for \(EncoderChoice.hardwareFactories.joined(separator: ", "))); use encoder: software")
+                throw ConfigurationError("no hardware H.264 encoder is available: \(EncoderChoice.hardwareFactories.map(\.rawValue).joined(separator: ", ")) need \(MissingElements(EncoderChoice.hardwareFactories).packages.joined(separator: " or ")) and a VA-API driver or V4L2 encoder device; use encoder: software")
             }
             if let bitrate = movie.videoBitrate, !(100...100_000).contains(bitrate) {
                 throw ConfigurationError("video bitrate \(bitrate) kbit/s is outside 100…100000")

@@ -1,0 +1,86 @@
+import GStreamer
+
+/// Every GStreamer element pipcam can create, with the Debian package that ships it. Plans, stills,
+/// live clips and the machine's measurement take their elements from this list and nowhere else, so
+/// one test can prove that `scripts/install-deps` brings every element a recording needs, and a missing
+/// one is reported with the package to install instead of GStreamer's bare "no such element".
+public enum ElementFactory: String, CaseIterable, Sendable {
+    // Core elements (libgstcoreelements).
+    case queue, tee, capsfilter, valve, clocksync, filesrc, filesink, fakesink
+    // Base plugins.
+    case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, compositor
+    case audioconvert, audioresample, audiomixer, opusenc, decodebin
+    // Good plugins.
+    case v4l2src, jpegdec, jpegenc, pngenc, videoflip, matroskamux
+    case alsasrc
+    case x264enc
+    // Bad plugins.
+    case h264parse, y4mdec
+    // X: the labels and clocks drawn on synthetic cameras, the preview's text line and window.
+    case timeoverlay, textoverlay, ximagesink
+    // Optional: pipcam uses them when present and does without otherwise.
+    case xvimagesink, waylandsink, glimagesink
+    case vah264enc, vah264lpenc, v4l2h264enc
+    case pulsesrc, pipewiresrc
+
+    /// Whether a recording with the defaults needs it, or pipcam only uses it when it is there
+    /// (hardware encoders, faster or other windows, desktop sound servers).
+    public var isRequired: Bool {
+        switch self {
+        case .xvimagesink, .waylandsink, .glimagesink, .vah264enc, .vah264lpenc, .v4l2h264enc, .pulsesrc, .pipewiresrc: false
+        default: true
+        }
+    }
+
+    /// The Debian 12 package that ships the plugin. The package test checks it against `dpkg -S`.
+    public var package: String {
+        switch self {
+        case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink: "libgstreamer1.0-0"
+        case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .compositor,
+             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin: "gstreamer1.0-plugins-base"
+        case .v4l2src, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc: "gstreamer1.0-plugins-good"
+        case .alsasrc: "gstreamer1.0-alsa"
+        case .x264enc: "gstreamer1.0-plugins-ugly"
+        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc: "gstreamer1.0-plugins-bad"
+        case .timeoverlay, .textoverlay, .ximagesink, .xvimagesink: "gstreamer1.0-x"
+        case .glimagesink: "gstreamer1.0-gl"
+        case .pipewiresrc: "gstreamer1.0-pipewire"
+        }
+    }
+
+    public var isInstalled: Bool { Gst.hasElement(rawValue) }
+
+    /// A new element of this factory; a factory that is not installed names its package.
+    func make(name: String? = nil, properties: KeyValuePairs<String, any PropertyValueConvertible> = [:]) throws -> Element {
+        guard isInstalled else { throw MissingElements([self]) }
+        return try Element.make(rawValue, name: name, properties: properties)
+    }
+}
+
+/// Elements a graph needs that this machine lacks, said in one line with the packages that bring them.
+public struct MissingElements: Error, CustomStringConvertible, Equatable {
+    public let factories: [ElementFactory]
+
+    public init(_ factories: [ElementFactory]) { self.factories = factories }
+
+    /// The factories among these that are not installed, or nil when all are.
+    public init?(checking factories: some Sequence<ElementFactory>) {
+        var missing: [ElementFactory] = []
+        for factory in factories where !missing.contains(factory) && !factory.isInstalled { missing.append(factory) }
+        guard !missing.isEmpty else { return nil }
+        self.init(missing)
+    }
+
+    public var packages: [String] {
+        factories.reduce(into: []) { packages, factory in
+            if !packages.contains(factory.package) { packages.append(factory.package) }
+        }
+    }
+
+    public var description: String {
+        let names = factories.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let verb = factories.count == 1 ? "is" : "are"
+        let noun = factories.count == 1 ? "element" : "elements"
+        return "GStreamer \(noun) \(names) \(verb) not installed: sudo apt-get install \(packages.joined(separator: " "))"
+    }
+}

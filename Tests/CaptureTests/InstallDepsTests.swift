@@ -1,0 +1,92 @@
+import Capture
+import GStreamer
+import PipcamTestSupport
+import XCTest
+
+/// `scripts/install-deps` must bring every element a recording needs on a machine that never had
+/// anything installed by hand. Checking that the elements are present here proves nothing (this
+/// machine may have packages installed some other way), so each required element is traced to the
+/// Debian package that ships its plugin, and that package must be one install-deps installs or one
+/// they depend on (Depends, never Recommends: install-deps uses --no-install-recommends).
+final class InstallDepsTests: XCTestCase {
+    func testInstallDepsBringsEveryRequiredElement() throws {
+        let brought = try Debian.dependencyClosure(of: try installDepsPackages())
+        var failures: [String] = []
+        for factory in ElementFactory.allCases where factory.isRequired {
+            guard let file = Gst.pluginFile(ofElement: factory.rawValue) else {
+                failures.append("'\(factory.rawValue)' is not installed here: install-deps does not bring \(factory.package)")
+                continue
+            }
+            let owner = try Debian.package(owning: file)
+            if owner != factory.package {
+                failures.append("'\(factory.rawValue)' comes from \(owner) (\(file)), not \(factory.package) as ElementFactory says")
+            }
+            if !brought.contains(owner) {
+                failures.append("'\(factory.rawValue)' comes from \(owner), which install-deps neither installs nor depends on")
+            }
+        }
+        XCTAssert(failures.isEmpty, "\n" + failures.joined(separator: "\n"))
+    }
+
+    /// An optional element that is missing is reported with its package: that package must be the true one.
+    func testOptionalElementsThatArePresentNameTheirTruePackage() throws {
+        for factory in ElementFactory.allCases where !factory.isRequired {
+            guard let file = Gst.pluginFile(ofElement: factory.rawValue) else { continue }
+            XCTAssertEqual(try Debian.package(owning: file), factory.package, factory.rawValue)
+        }
+    }
+
+    func testAMissingElementIsOneLineNamingItsPackages() {
+        let missing = MissingElements([.timeoverlay, .ximagesink, .x264enc])
+        XCTAssertEqual(missing.description,
+                       "GStreamer elements 'timeoverlay', 'ximagesink', 'x264enc' are not installed: sudo apt-get install gstreamer1.0-x gstreamer1.0-plugins-ugly")
+        XCTAssertNil(MissingElements(checking: [.queue, .compositor]), "installed elements are not missing")
+    }
+
+    func testTheClosureFollowsDependsButNotRecommends() throws {
+        // gstreamer1.0-plugins-good depends on libgstreamer1.0-0 and only recommends nothing we rely on.
+        let closure = try Debian.dependencyClosure(of: ["gstreamer1.0-plugins-good"])
+        XCTAssertTrue(closure.contains("libgstreamer1.0-0"))
+        XCTAssertTrue(closure.contains("libgstreamer-plugins-base1.0-0"))
+        XCTAssertFalse(closure.contains("gstreamer1.0-x"), "nothing in plugins-good depends on the X plugins")
+    }
+
+    private func installDepsPackages() throws -> [String] {
+        let result = try Command.run(["\(Paths.repository)/scripts/install-deps", "--list"])
+        XCTAssertEqual(result.status, 0, result.error)
+        return result.output.split(separator: "\n").map(String.init)
+    }
+}
+
+/// What dpkg knows of the packages installed on this machine.
+enum Debian {
+    /// The package that installed a file. The registry may name a plugin under /lib, which on Debian 12
+    /// is a link to /usr/lib, where dpkg recorded it.
+    static func package(owning file: String) throws -> String {
+        let paths = file.hasPrefix("/lib/") ? ["/usr" + file, file] : [file]
+        for path in paths {
+            let result = try Command.run(["dpkg", "-S", path])
+            // "gstreamer1.0-x:amd64: /usr/lib/…"; diverted files list several packages, the owner first.
+            if result.status == 0, let owner = result.output.split(separator: "\n").first?.components(separatedBy: ": ").first {
+                return String(owner.split(separator: ",")[0].split(separator: ":")[0]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        throw ProbeError("no installed package owns \(file)")
+    }
+
+    /// The packages and everything they depend on (Depends and Pre-Depends), as apt installs them on a
+    /// fresh machine: of alternatives, the first.
+    static func dependencyClosure(of packages: [String]) throws -> Set<String> {
+        var seen = Set(packages), frontier = packages
+        while !frontier.isEmpty {
+            let result = try Command.run(["dpkg-query", "-W", "-f=${Depends}, ${Pre-Depends}\n"] + frontier)
+            frontier = []
+            for group in result.output.split(whereSeparator: { $0 == "," || $0 == "\n" }) {
+                let first = group.split(separator: "|").first.map(String.init) ?? ""
+                let name = first.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map { String($0.split(separator: ":")[0]) } ?? ""
+                if !name.isEmpty, seen.insert(name).inserted { frontier.append(name) }
+            }
+        }
+        return seen
+    }
+}
