@@ -42,6 +42,7 @@ struct Check: AsyncParsableCommand {
         let cost = try configuration.hardwareCost(buses: buses, budget: budget)
         print(cost.report(title: pipeline ?? "the first two cameras"))
         print(Self.ladder(configuration))
+        for note in ElementFactory.absentOptionalElements { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         guard cost.isOverBudget else { return }
         print(HardwareCost.remedyList(try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget)))
         throw ExitCode(2)

@@ -43,6 +43,20 @@ final class InstallDepsTests: XCTestCase {
         XCTAssertNil(MissingElements(checking: [.queue, .compositor]), "installed elements are not missing")
     }
 
+    /// Optional elements are never an error, but a line says what each absent one would add and how to get it.
+    func testAnAbsentOptionalElementIsOneLineSayingWhatItNeeds() throws {
+        let absent = ElementFactory.allCases.filter { !$0.isRequired && !$0.isInstalled }
+        try XCTSkipIf(absent.isEmpty, "every optional element is installed here")
+        let notes = ElementFactory.absentOptionalElements
+        for factory in absent {
+            let note = try XCTUnwrap(notes.first { $0.contains("'\(factory.rawValue)'") }, "\(factory.rawValue) in \(notes)")
+            XCTAssertTrue(note.hasPrefix("for ") && note.hasSuffix(" not found)"), note)
+            let packageIsHere = ElementFactory.allCases.contains { $0.package == factory.package && $0.isInstalled }
+            XCTAssertEqual(note.contains("sudo apt-get install \(factory.package)"), !packageIsHere, note)
+        }
+        XCTAssertFalse(notes.joined().contains("\n"))
+    }
+
     func testTheClosureFollowsDependsButNotRecommends() throws {
         // gstreamer1.0-plugins-good depends on libgstreamer1.0-0 and only recommends nothing we rely on.
         let closure = try Debian.dependencyClosure(of: ["gstreamer1.0-plugins-good"])

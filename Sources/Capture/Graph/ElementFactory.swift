@@ -50,6 +50,38 @@ public enum ElementFactory: String, CaseIterable, Sendable {
 
     public var isInstalled: Bool { Gst.hasElement(rawValue) }
 
+    /// What an optional element adds, and what it takes beyond its package, for the line that says it is absent.
+    var benefit: (what: String, alsoNeeds: String?)? {
+        switch self {
+        case .xvimagesink: ("a preview window scaled by the X server", "use an X server with XVideo")
+        case .waylandsink, .glimagesink: ("a preview window on Wayland", nil)
+        case .vah264enc, .vah264lpenc: ("hardware H.264 encoding", "add a VA-API driver (intel-media-va-driver or mesa-va-drivers)")
+        case .v4l2h264enc: ("hardware H.264 encoding on boards", "use a board with a V4L2 encoder device")
+        case .pulsesrc: ("microphones through PulseAudio", nil)
+        case .pipewiresrc: ("cameras and microphones through PipeWire", nil)
+        default: nil
+        }
+    }
+
+    /// One line for each thing optional elements would add that this machine lacks, with what to install:
+    /// the package when it is missing, and what else the element needs (hardware, a driver).
+    public static var absentOptionalElements: [String] {
+        let absent = allCases.filter { !$0.isRequired && !$0.isInstalled }
+        var lines: [String] = []
+        for what in absent.compactMap(\.benefit?.what) where !lines.contains(where: { $0.hasPrefix("for \(what),") }) {
+            let factories = absent.filter { $0.benefit?.what == what }
+            let package = factories[0].package
+            // A package one of whose elements is here is installed: the absent one needs something else.
+            let packageIsHere = allCases.contains { $0.package == package && $0.isInstalled }
+            let needs = (packageIsHere ? [] : ["sudo apt-get install \(package)"])
+                + [factories[0].benefit?.alsoNeeds].compactMap { $0 }
+            let names = factories.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            let action = needs.isEmpty ? "see gst-inspect-1.0 \(factories[0].rawValue)" : needs.joined(separator: " and ")
+            lines.append("for \(what), \(action) (\(names) not found)")
+        }
+        return lines
+    }
+
     /// A new element of this factory; a factory that is not installed names its package.
     func make(name: String? = nil, properties: KeyValuePairs<String, any PropertyValueConvertible> = [:]) throws -> Element {
         guard isInstalled else { throw MissingElements([self]) }

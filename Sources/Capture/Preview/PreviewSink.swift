@@ -19,7 +19,10 @@ public enum PreviewSink {
             guard opens(xSink) else { throw ConfigurationError("cannot open the display \(display) to show a preview (is the X server running?)") }
             return opens(xVideoSink) ? xVideoSink : xSink
         }
-        guard let wayland else { throw ConfigurationError("no display to show a preview on: DISPLAY and WAYLAND_DISPLAY are not set") }
+        guard let wayland else {
+            throw ConfigurationError("no display to show a preview on: DISPLAY and WAYLAND_DISPLAY are not set (run it in a desktop session; record works without one)")
+        }
+        if let missing = MissingElements(checking: waylandSinks), missing.factories.count == waylandSinks.count { throw missing }
         guard let sink = waylandSinks.first(where: opens) else { throw ConfigurationError("cannot open the Wayland display \(wayland) to show a preview") }
         return sink
     }
