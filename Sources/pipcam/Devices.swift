@@ -23,6 +23,7 @@ struct Devices: AsyncParsableCommand {
         for (title, group) in [("Cameras", devices.filter(\.isCamera)), ("Microphones", devices.filter { !$0.isCamera })] {
             print("\(title):")
             if group.isEmpty { print("  (none found)") }
+            if title == "Cameras" { for problem in CameraAccess.unopenableCameras() { print("  \(problem)") } }
             for device in group {
                 print("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")]")
                 for format in device.formats { print("      \(format)") }

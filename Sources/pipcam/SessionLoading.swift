@@ -37,7 +37,7 @@ enum SessionLoading {
         let microphones = try pick(microphoneIDs, from: devices.filter { !$0.isCamera }, kind: "microphone", limit: 2)
         guard cameras.count >= 2 else {
             let found = cameras.isEmpty ? "no camera" : "only " + cameras.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
-            throw CLIError("pipcam records two cameras, and found \(found); to try it without cameras run: pipcam record out.mkv --pipeline pipelines/demo.yaml")
+            throw CLIError("pipcam records two cameras, and found \(found)\(CameraAccess.whyNotFound()); to try it without cameras run: pipcam record out.mkv --pipeline pipelines/demo.yaml")
         }
         return SessionConfiguration(recording: cameras + microphones, to: MovieFileOutput(path: outputPath))
     }
@@ -46,6 +46,8 @@ enum SessionLoading {
         guard !ids.isEmpty else { return Array(devices.prefix(limit)) }
         return try ids.map { id in
             guard let device = devices.first(where: { $0.id == id || Self.node(of: $0) == id }) else {
+                // The device monitor leaves out cameras this user may not open: say so rather than "no camera".
+                if kind == "camera", id.hasPrefix("/dev/"), let problem = CameraAccess.problem(opening: id) { throw CLIError(problem.description) }
                 let present = devices.map(\.id)
                 throw CLIError("no \(kind) '\(id)' (present: \(present.isEmpty ? "none" : present.joined(separator: ", ")); see pipcam devices)")
             }

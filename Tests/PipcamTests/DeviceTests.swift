@@ -94,6 +94,54 @@ final class DeviceTests: XCTestCase {
         }
     }
 
+    /// A newcomer whose account may not open the cameras is told how to get access, in one line, whether
+    /// the camera is named or looked for. pipcam runs as nobody, which is in no group.
+    func testACameraTheUserMayNotOpenSaysHowToGetAccess() throws {
+        let folder = try Paths.scratch("vm-access")
+        let asNobody = "setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=\(folder) XDG_CACHE_HOME=\(folder)/cache \(Paths.pipcam)"
+        let script = [
+            "chmod 777 \(folder)",
+            "stat -c '%G %a' /dev/video0 > \(folder)/node.txt",
+            "\(asNobody) record \(folder)/named.mkv --camera /dev/video0 --camera /dev/video1 --duration 2 2> \(folder)/named.txt || echo $? > \(folder)/named-status.txt",
+            "\(asNobody) record \(folder)/found.mkv --duration 2 2> \(folder)/found.txt || echo $? > \(folder)/found-status.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder)
+        XCTAssertEqual(result.status, 0, result.error)
+        let node = try String(contentsOfFile: "\(folder)/node.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(node, "video 660", "udev gives cameras to the video group")
+        // Named, the camera is the one said; looked for, both are, with the advice said once.
+        for (run, subject) in [("named", "the camera /dev/video0"), ("found", "the cameras /dev/video0, /dev/video1")] {
+            let status = (try? String(contentsOfFile: "\(folder)/\(run)-status.txt", encoding: .utf8)) ?? "0"
+            XCTAssertNotEqual(status.trimmingCharacters(in: .whitespacesAndNewlines), "0", "\(run): nobody may not record")
+            let error = try String(contentsOfFile: "\(folder)/\(run).txt", encoding: .utf8)
+            XCTAssertEqual(error.split(separator: "\n").count, 1, "\(run): one line: \(error)")
+            XCTAssertTrue(error.contains("cannot open \(subject): permission denied (owner root, group video, mode 660)"), "\(run): \(error)")
+            XCTAssertEqual(error.components(separatedBy: "sudo usermod -aG video $USER").count, 2, "\(run): the fix, once: \(error)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/\(run).mkv"), "\(run): no file is left behind")
+        }
+    }
+
+    /// A camera another program streams from is named with that program and its process id.
+    func testACameraHeldByAnotherProgramNamesTheProgram() throws {
+        let folder = try Paths.scratch("vm-busy")
+        let script = [
+            // Streaming once frames arrive: v4l2-ctl prints a mark per frame.
+            "v4l2-ctl -d /dev/video0 --stream-mmap --stream-to=/dev/null 2> \(folder)/frames.txt & echo $! > \(folder)/holder.txt",
+            "until grep -qs '<' \(folder)/frames.txt; do sleep 0.1; done",
+            "timeout -s INT 60 \(Paths.pipcam) record \(folder)/busy.mkv --camera /dev/video0 --camera /dev/video1 --duration 3 2> \(folder)/busy.txt || echo $? > \(folder)/status.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder)
+        XCTAssertEqual(result.status, 0, result.error)
+        let status = (try? String(contentsOfFile: "\(folder)/status.txt", encoding: .utf8)) ?? "0"
+        XCTAssertNotEqual(status.trimmingCharacters(in: .whitespacesAndNewlines), "0", "a camera in use cannot be recorded")
+        XCTAssertNotEqual(status.trimmingCharacters(in: .whitespacesAndNewlines), "124", "it fails at once, never hangs")
+        let holder = try String(contentsOfFile: "\(folder)/holder.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let error = try String(contentsOfFile: "\(folder)/busy.txt", encoding: .utf8)
+        XCTAssertTrue(error.contains("in use by v4l2-ctl, pid \(holder)"), error)
+        XCTAssertEqual(error.split(separator: "\n").count, 1, error)
+        XCTAssertFalse(error.contains(".c("), "GStreamer's own source lines are not for users: \(error)")
+    }
+
     func testFormatNegotiationPicksAFluidModeBothCamerasSupport() throws {
         let folder = try Paths.scratch("vm-formats")
         let result = try inVM("timeout -s INT 120 \(Paths.pipcam) record \(folder)/hd.mkv --duration 2 --preset medium > \(folder)/summary.txt 2>&1",

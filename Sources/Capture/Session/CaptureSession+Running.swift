@@ -179,7 +179,9 @@ extension CaptureSession {
         switch message.kind {
         case .error(let text, let debug):
             let deviceID = running.inputID(forElementPath: message.sourcePath, configuration: configuration)
-            let reason = text + (debug.map { " (\($0.split(separator: "\n").first ?? ""))" } ?? "")
+            var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
+            // A camera another program streams from fails as "busy": say which program.
+            if case .v4l2(let node)? = deviceID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
             running.firstError.withValue { $0 = $0 ?? (deviceID ?? message.sourceName ?? "pipeline") + ": " + reason }
             eventContinuation.yield(.runtimeError(deviceID: deviceID, reason: reason))
             // Before PLAYING, a failure is the start's to handle: it throws, or finishes once playing.
@@ -190,6 +192,15 @@ extension CaptureSession {
         default:
             break
         }
+    }
+
+    /// What an error's debug text adds for a user. GStreamer starts it with the line of its own source
+    /// that raised it ("../sys/v4l2/gstv4l2object.c(4103): gst_v4l2_object_set_format_full (): /GstPipeline:…");
+    /// what went wrong ("Call to S_FMT failed for YUYV @ 640x360: Device or resource busy") follows.
+    static func detail(ofDebug debug: String) -> String? {
+        var lines = debug.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let first = lines.first, first.contains(".c("), first.contains("):") { lines.removeFirst() }
+        return lines.isEmpty ? nil : lines.joined(separator: " ")
     }
 
     /// Keeps what was recorded after a failure: ends the other branches cleanly so the file is finalized.
