@@ -3,7 +3,22 @@ SWIFT ?= swift
 PIPCAM = .build/debug/pipcam
 export G_DEBUG = fatal-criticals
 
-.PHONY: deps build demo test test-devices clean
+# `make install` puts pipcam on the PATH: a release build, completions for bash, zsh and fish, and a man
+# page, under $(DESTDIR)$(PREFIX). `make uninstall` removes those files again, and nothing else.
+PREFIX ?= /usr/local
+# The release build has a scratch path of its own: it never waits for `swift test`'s lock on .build.
+RELEASE = .build-release
+STAGE = $(RELEASE)/stage
+STAGED = $(RELEASE)/staged
+MANUAL = $(RELEASE)/plugins/GenerateManual/outputs/pipcam/pipcam.1
+# Every file install writes, relative to PREFIX; uninstall removes exactly these.
+INSTALLED = bin/pipcam \
+	share/bash-completion/completions/pipcam \
+	share/zsh/site-functions/_pipcam \
+	share/fish/vendor_completions.d/pipcam.fish \
+	share/man/man1/pipcam.1
+
+.PHONY: deps build demo test test-devices release install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -26,5 +41,38 @@ test-devices: deps
 	$(SWIFT) build --build-tests
 	PIPCAM_DEVICE_TESTS=1 $(SWIFT) test --disable-swift-testing --filter DeviceTests
 
+# Builds pipcam in release and stages what install copies, with the layout it has under PREFIX.
+# The man page is swift-argument-parser's GenerateManual plugin's, which builds the package in
+# release itself (in the same place, so `swift build` before it only saves it the work).
+# Done again only when a source changed, so `make release && sudo make install` needs no swift
+# on root's PATH (sudo resets PATH).
+release: $(STAGED)
+
+$(STAGED): Makefile Package.swift $(shell find Sources -type f) | deps
+	$(SWIFT) build -c release --scratch-path $(RELEASE) --product pipcam
+	rm -f $(MANUAL)
+	$(SWIFT) package --scratch-path $(RELEASE) plugin generate-manual
+	rm -rf $(STAGE)
+	mkdir -p $(addprefix $(STAGE)/,$(sort $(dir $(INSTALLED))))
+	cp $(RELEASE)/release/pipcam $(STAGE)/bin/pipcam
+	$(STAGE)/bin/pipcam --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/pipcam
+	$(STAGE)/bin/pipcam --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_pipcam
+	$(STAGE)/bin/pipcam --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/pipcam.fish
+	cp $(MANUAL) $(STAGE)/share/man/man1/pipcam.1
+	touch $@
+
+install: $(STAGED)
+	@for file in $(INSTALLED); do \
+		case $$file in bin/*) mode=755 ;; *) mode=644 ;; esac; \
+		echo "install $(DESTDIR)$(PREFIX)/$$file"; \
+		install -D -m $$mode $(STAGE)/$$file "$(DESTDIR)$(PREFIX)/$$file" || exit 1; \
+	done
+
+uninstall:
+	@for file in $(INSTALLED); do \
+		echo "rm -f $(DESTDIR)$(PREFIX)/$$file"; \
+		rm -f "$(DESTDIR)$(PREFIX)/$$file" || exit 1; \
+	done
+
 clean:
-	rm -rf .build demo.mkv
+	rm -rf .build $(RELEASE) demo.mkv

@@ -28,9 +28,9 @@ public enum Gst {
         do { try initialize() } catch { fatalError("\(error)") }
     }
 
-    /// The GStreamer library version, e.g. "GStreamer 1.22.0".
+    /// The version of the GStreamer library in use, e.g. "GStreamer 1.22.0". Needs no initialization,
+    /// so asking for it does not load the plugin registry.
     public static var version: String {
-        ensureInitialized()
         guard let text = gst_version_string() else { return "GStreamer (unknown version)" }
         defer { g_free(text) }
         return String(cString: text)
