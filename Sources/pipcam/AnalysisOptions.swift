@@ -69,48 +69,24 @@ final class AnalysisLog: @unchecked Sendable {
     }
 
     /// One JSON object: `event` says what it is, `time` is seconds of recording, `device` the device id.
-    /// Written by hand rather than through JSONSerialization: a line per frame of every camera adds up.
+    /// Times to a tenth of a millisecond, luma to two places, motion and levels to four: what the
+    /// measurements resolve, and a line per frame of every camera stays short.
     static func line(_ record: SessionAnalyzer.Record) -> Data {
-        var fields: [(String, String)]
+        var fields: [String: JSONValue]
         switch record {
         case .frame(let device, let time, let sequence, let meanLuma, let motion):
-            fields = [("event", quoted("frame")), ("device", quoted(device)), ("time", number(time.seconds, 4)),
-                      ("sequence", String(sequence)), ("luma", number(meanLuma, 2)), ("motion", number(motion, 4))]
+            fields = ["event": "frame", "device": .string(device), "time": .number(time.seconds, places: 4), "sequence": .integer(sequence),
+                      "luma": .number(meanLuma, places: 2), "motion": .number(motion, places: 4)]
         case .sound(let device, let time, let sequence, let levels):
-            fields = [("event", quoted("sound")), ("device", quoted(device)), ("time", number(time.seconds, 4)), ("sequence", String(sequence)),
-                      ("rms", "[" + levels.rms.map { number($0, 4) }.joined(separator: ",") + "]"),
-                      ("peak", "[" + levels.peak.map { number($0, 4) }.joined(separator: ",") + "]")]
+            fields = ["event": "sound", "device": .string(device), "time": .number(time.seconds, places: 4), "sequence": .integer(sequence),
+                      "rms": .array(levels.rms.map { .number($0, places: 4) }), "peak": .array(levels.peak.map { .number($0, places: 4) })]
         case .advice(let device, let time, let advice):
-            fields = [("event", quoted("advice")), ("device", quoted(device)), ("time", number(time.seconds, 4))]
+            fields = ["event": "advice", "device": .string(device), "time": .number(time.seconds, places: 4)]
             switch advice {
-            case .tooDark(let luma): fields += [("advice", quoted("too-dark")), ("luma", number(luma, 2))]
-            case .brightEnough(let luma): fields += [("advice", quoted("bright-enough")), ("luma", number(luma, 2))]
+            case .tooDark(let luma): fields.merge(["advice": "too-dark", "luma": .number(luma, places: 2)]) { $1 }
+            case .brightEnough(let luma): fields.merge(["advice": "bright-enough", "luma": .number(luma, places: 2)]) { $1 }
             }
         }
-        return Data(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n").utf8)
-    }
-
-    /// A JSON string: device ids are paths and names, so only quotes, backslashes and controls need escaping.
-    private static func quoted(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
-    }
-
-    private static func number(_ value: Double, _ places: Int) -> String {
-        let scaled = rounded(value, places)
-        return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
-    }
-
-    private static func rounded(_ value: Double, _ places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (value * scale).rounded() / scale
+        return Data((JSONValue.object(fields).text + "\n").utf8)
     }
 }

@@ -13,11 +13,7 @@ struct Devices: AsyncParsableCommand {
         try Gst.initialize()
         let devices = DeviceDiscovery.devices()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let listing = Listing(cameras: devices.filter(\.isCamera).map(Listing.Entry.init),
-                                  microphones: devices.filter { !$0.isCamera }.map(Listing.Entry.init))
-            print(String(decoding: try encoder.encode(listing), as: UTF8.self))
+            print(try JSONValue(encoding: Listing(devices)).indentedText)
             return
         }
         for (title, group) in [("Cameras", devices.filter(\.isCamera)), ("Microphones", devices.filter { !$0.isCamera })] {
@@ -57,5 +53,10 @@ struct Devices: AsyncParsableCommand {
 
         let cameras: [Entry]
         let microphones: [Entry]
+
+        init(_ devices: [CaptureDevice]) {
+            cameras = devices.filter(\.isCamera).map(Entry.init)
+            microphones = devices.filter { !$0.isCamera }.map(Entry.init)
+        }
     }
 }

@@ -17,7 +17,7 @@ struct LiveControl: Sendable {
     /// Runs one command and returns its answer line (without the newline).
     func answer(_ command: ControlCommand) async -> String {
         do {
-            var extra: [String: Any] = [:]
+            var extra: [String: JSONValue] = [:]
             switch command {
             case .swap:
                 try await session.swapCameras()
@@ -36,7 +36,7 @@ struct LiveControl: Sendable {
             case .photo:
                 guard let photoDirectory else { throw CLIError("photos are off: start with --photos DIR") }
                 let result = try await session.capturePhoto(photoOptions.settings(directory: photoDirectory), events: PhotoOptions.show)
-                extra["photo"] = result.sidecar
+                extra["photo"] = .string(result.sidecar)
             case .stop:
                 // Answered first, so the asker hears back before the socket closes with the session.
                 Task { _ = try? await session.stopRunning() }
@@ -51,17 +51,17 @@ struct LiveControl: Sendable {
     }
 
     /// What the session shows and hears now.
-    private func state() -> [String: Any] {
+    private func state() -> [String: JSONValue] {
         let configuration = session.configuration
         let layout = configuration.layout
-        var state: [String: Any] = [
-            "ok": true, "layout": layout.kind.rawValue, "corner": layout.corner.rawValue,
-            "main": layout.mainInputID ?? cameraIDs.first ?? "",
-            "cameras": Dictionary(uniqueKeysWithValues: cameraIDs.map { ($0, isEnabled($0)) }),
-            "microphones": Dictionary(uniqueKeysWithValues: microphoneIDs.filter(isConnected).map { ($0, isEnabled($0)) }),
-            "recording": configuration.movieFile != nil,
+        var state: [String: JSONValue] = [
+            "ok": true, "layout": .string(layout.kind.rawValue), "corner": .string(layout.corner.rawValue),
+            "main": .string(layout.mainInputID ?? cameraIDs.first ?? ""),
+            "cameras": .object(Dictionary(uniqueKeysWithValues: cameraIDs.map { ($0, .bool(isEnabled($0))) })),
+            "microphones": .object(Dictionary(uniqueKeysWithValues: microphoneIDs.filter(isConnected).map { ($0, .bool(isEnabled($0))) })),
+            "recording": .bool(configuration.movieFile != nil),
         ]
-        if let status = session.liveStatus() { state["elapsed"] = (status.elapsed.seconds * 1000).rounded() / 1000 }
+        if let status = session.liveStatus() { state["elapsed"] = .number(status.elapsed.seconds, places: 3) }
         return state
     }
 
@@ -86,8 +86,7 @@ struct LiveControl: Sendable {
         order[((order.firstIndex(of: value) ?? -1) + 1) % order.count]
     }
 
-    static func line(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return #"{"ok":false}"# }
-        return String(decoding: data, as: UTF8.self)
+    static func line(_ object: [String: JSONValue]) -> String {
+        JSONValue.object(object).text
     }
 }

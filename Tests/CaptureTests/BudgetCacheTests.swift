@@ -1,5 +1,6 @@
 @testable import Capture
 import Foundation
+import PipcamTestSupport
 import XCTest
 
 /// The measured budget is kept between runs, and measured again when it no longer describes the machine.
@@ -15,6 +16,9 @@ final class BudgetCacheTests: XCTestCase {
         XCTAssertNil(BudgetCache.load(from: path))
         try BudgetCache.save(budget, to: path)
         XCTAssertEqual(BudgetCache.load(from: path), budget)
+        let stored = try XCTUnwrap(try StrictJSON.parse(String(contentsOfFile: path, encoding: .utf8)) as? [String: Any])
+        XCTAssertEqual(stored["measured"] as? String, "2023-11-14T22:13:20Z")
+        XCTAssertEqual(stored["encode"] as? Double, 9e7)
 
         var otherMachine = budget
         otherMachine.cores = cores + 2

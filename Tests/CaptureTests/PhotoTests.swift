@@ -47,7 +47,9 @@ final class PhotoTests: XCTestCase {
         XCTAssertGreaterThan(composite.fraction(x: 870, y: 500, width: 360, height: 170, where: TestColors.isInsetBlue), 0.8)
         XCTAssertTrue(TestColors.isWhiteBar(composite.pixel(60, 200)))
 
-        let sidecar = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.sidecar))) as? [String: Any])
+        let text = try String(contentsOfFile: result.sidecar, encoding: .utf8)
+        XCTAssertTrue(text.contains(#""file": "\#(result.stills[0].file)""#), "paths as written: \(text)")
+        let sidecar = try XCTUnwrap(try StrictJSON.parse(text) as? [String: Any])
         XCTAssertEqual(sidecar["id"] as? String, result.id)
         let stills = try XCTUnwrap(sidecar["stills"] as? [[String: Any]])
         XCTAssertEqual(stills.compactMap { $0["source"] as? String }, ["front", "side", "composite"])

@@ -25,12 +25,10 @@ public enum BudgetCache {
     }
 
     public static func save(_ budget: PixelBudget, to path: String = file) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        let text = try JSONValue(encoding: budget).indentedText + "\n"
         try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                                 withIntermediateDirectories: true)
-        try encoder.encode(budget).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// The stored budget, or a new measurement (stored for next time). `measuring` is told before a

@@ -206,8 +206,7 @@ struct PhotoCapture {
     }
 
     private func writeSidecar(_ result: PhotoCaptureResult) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(result).write(to: URL(fileURLWithPath: result.sidecar), options: .atomic)
+        let text = try JSONValue(encoding: result).indentedText + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: result.sidecar), options: .atomic)
     }
 }

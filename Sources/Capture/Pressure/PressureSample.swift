@@ -10,10 +10,15 @@ public struct PressureSample: Sendable {
     public let skipped: Int
     public let throttleStep: Int
 
-    /// One line of an events file.
+    /// One line of an events file. Times to the millisecond and factors to three places: finer would
+    /// only be noise of the sampling.
     public var jsonLine: String {
-        let factors = reading.factors.map { "\"\($0.kind.rawValue)\":\((($0.value * 1000).rounded() / 1000))" }.joined(separator: ",")
-        return "{\"event\":\"pressure\",\"time\":\((time.seconds * 1000).rounded() / 1000),\"level\":\"\(reading.level)\","
-            + "\"factors\":{\(factors)},\"pictures\":\(counts.delivered),\"dropped\":\(counts.dropped),\"skipped\":\(skipped),\"step\":\(throttleStep)}"
+        let factors = Dictionary(reading.factors.map { ($0.kind.rawValue, JSONValue.number($0.value, places: 3)) }) { $1 }
+        let line: JSONValue = [
+            "event": "pressure", "time": .number(time.seconds, places: 3), "level": .string(reading.level.description),
+            "factors": .object(factors), "pictures": .integer(counts.delivered), "dropped": .integer(counts.dropped),
+            "skipped": .integer(skipped), "step": .integer(throttleStep),
+        ]
+        return line.text
     }
 }

@@ -32,9 +32,8 @@ public struct ThrottleEvent: Sendable, Equatable {
     public var jsonLine: String {
         let record = Record(event: kind.rawValue, time: (time.seconds * 1000).rounded() / 1000, step: step, steps: bottom,
                             change: change, reason: reason, settings: settings)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(record)) ?? Data("{}".utf8), as: UTF8.self)
+        // Encoding these fields cannot fail; the fallback only keeps the line an event if it ever did.
+        return ((try? JSONValue(encoding: record)) ?? ["event": .string(kind.rawValue)]).text
     }
 
     private struct Record: Encodable {
