@@ -42,6 +42,12 @@ final class DeviceTests: XCTestCase {
         XCTAssertEqual(cameras.compactMap { $0["node"] as? String }, ["/dev/video0", "/dev/video1"])
         XCTAssertEqual(Set(cameras.compactMap { $0["busInfo"] as? String }), ["platform:vivid-000", "platform:vivid-001"])
         XCTAssertEqual(Set(cameras.compactMap { $0["id"] as? String }).count, 2, "each camera has its own id")
+        // vivid's two cameras claim one by-path name, which udev points at either of them from boot to boot:
+        // the id adds the bus info, so it names the same camera every time.
+        for camera in cameras {
+            let id = camera["id"] as? String ?? "", busInfo = camera["busInfo"] as? String ?? "?"
+            XCTAssertEqual(id, "/dev/v4l/by-path/platform-vivid.0-video-index0@\(busInfo)")
+        }
         for camera in cameras {
             let formats = try XCTUnwrap(camera["formats"] as? [[String: Any]])
             let yuyv640 = formats.first { $0["pixelFormat"] as? String == "YUY2" && $0["width"] as? Int == 640 && $0["height"] as? Int == 360 }

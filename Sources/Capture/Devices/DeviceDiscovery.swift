@@ -8,7 +8,8 @@ public enum DeviceDiscovery {
     /// video1, card 0 before card 1), so "the first two cameras" means the same thing every time.
     public static func devices() -> [CaptureDevice] {
         let monitor = DeviceMonitor(classes: ["Video/Source", "Audio/Source"])
-        let found = monitor.devices.compactMap(captureDevice).sorted { systemOrder($0).lexicographicallyPrecedes(systemOrder($1)) }
+        let links = CameraLinks.read()
+        let found = monitor.devices.compactMap { captureDevice($0, links: links) }.sorted { systemOrder($0).lexicographicallyPrecedes(systemOrder($1)) }
         let cameras = found.filter(\.isCamera), microphones = found.filter { !$0.isCamera }
         return uniqueIDs(cameras) + uniqueIDs(microphones)
     }
@@ -25,12 +26,12 @@ public enum DeviceDiscovery {
     }
 
     /// Converts one monitor entry, or nil for devices pipcam cannot drive (e.g. output-only).
-    public static func captureDevice(_ device: Device) -> CaptureDevice? {
+    static func captureDevice(_ device: Device, links: CameraLinks) -> CaptureDevice? {
         let properties = device.properties
         if device.hasClasses("Video/Source"), let path = properties["device.path"], path.hasPrefix("/dev/video") {
             let busInfo = properties["v4l2.device.bus_info"] ?? properties["api.v4l2.cap.bus_info"]
             return CaptureDevice(
-                id: stableCameraID(node: path), name: device.displayName, mediaType: .video,
+                id: links.id(node: path, busInfo: busInfo), name: device.displayName, mediaType: .video,
                 position: V4L2Orientation.position(of: path) ?? .unspecified, busInfo: busInfo,
                 source: .v4l2(path: path), formats: device.caps.map(formats) ?? [])
         }
@@ -41,19 +42,6 @@ public enum DeviceDiscovery {
                                  source: .alsa(device: alsaName))
         }
         return nil
-    }
-
-    /// A /dev/v4l/by-id link, else a by-path link that points at this node alone, else the node itself.
-    static func stableCameraID(node: String) -> String {
-        let resolvedNode = URL(fileURLWithPath: node).resolvingSymlinksInPath().path
-        for folder in ["/dev/v4l/by-id", "/dev/v4l/by-path"] {
-            guard let links = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            let matching = links.sorted().filter {
-                URL(fileURLWithPath: "\(folder)/\($0)").resolvingSymlinksInPath().path == resolvedNode
-            }
-            if let link = matching.first { return "\(folder)/\(link)" }
-        }
-        return node
     }
 
     /// "hw:1,0" becomes id "alsa:Loopback,0" (the card's id survives reordering of card numbers).
