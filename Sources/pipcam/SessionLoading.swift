@@ -13,7 +13,7 @@ enum SessionLoading {
     static func configuration(_ description: PipelineDescription, outputPath: String, standIns: Bool) throws -> (SessionConfiguration, notes: [String]) {
         let needsDevices = (description.cameras + description.microphones).contains { entry in
             switch entry.spec {
-            case .syntheticCamera, .syntheticMicrophone, .file: return false
+            case .syntheticCamera, .syntheticMicrophone, .file, .screen: return false
             default: return true
             }
         }

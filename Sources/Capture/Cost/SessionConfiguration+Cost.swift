@@ -15,7 +15,8 @@ extension SessionConfiguration {
             let origin: CameraLoad.Origin
             switch input.device.source {
             case .v4l2: origin = .device
-            case .file: origin = .file
+            // A screen costs what a clip does: a full picture to convert and scale each frame.
+            case .file, .screen: origin = .file
             default: origin = .synthetic
             }
             let composed = movieConnections(.video).contains { $0.inputPorts.contains(input.port) }

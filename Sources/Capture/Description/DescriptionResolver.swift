@@ -115,7 +115,17 @@ extension PipelineDescription {
                 throw entry.location.error("the clip '\(path)' does not exist")
             }
             return .fileCamera(id: entry.name, path: resolved)
+        case .screen(let display, let region, let showsPointer):
+            // Without a display there is no screen here, as a camera that is not plugged in (stand-ins apply).
+            guard let name = Self.displayName(display) else { return nil }
+            return .screenCamera(id: entry.name, display: name, region: region, showsPointer: showsPointer)
         }
+    }
+
+    /// The X display a screen camera names: "default" is the one in DISPLAY, if any.
+    static func displayName(_ display: String) -> String? {
+        let name = display == "default" ? ProcessInfo.processInfo.environment["DISPLAY"] ?? "" : display
+        return name.isEmpty ? nil : name
     }
 
     static func describe(_ spec: DeviceSpec) -> String {
@@ -126,6 +136,7 @@ extension PipelineDescription {
         case .syntheticCamera(let pattern): return "test pattern \(pattern)"
         case .syntheticMicrophone(let frequency): return "tone \(frequency) Hz"
         case .file(let path): return "clip \(path)"
+        case .screen(let display, _, _): return displayName(display) == nil ? "the screen (DISPLAY is not set)" : "screen \(display)"
         }
     }
 }

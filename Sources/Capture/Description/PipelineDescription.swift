@@ -16,6 +16,8 @@ public struct PipelineDescription: Sendable {
         case syntheticMicrophone(frequency: Double)
         /// A recorded clip replayed as a live camera.
         case file(String)
+        /// An X display's screen ("default": the one in DISPLAY), whole or a region, with or without the pointer.
+        case screen(display: String, region: ScreenRegion?, showsPointer: Bool)
     }
 
     public struct Entry: Sendable {
@@ -54,9 +56,10 @@ public struct PipelineDescription: Sendable {
     public var throttle = ThrottlePolicy()
 
     static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle"]
-    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
+    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
+    static let regionKeys = ["x", "y", "width", "height"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
     static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras"]
 
@@ -123,7 +126,7 @@ public struct PipelineDescription: Sendable {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw nameReader.error("'\(name)' is not a valid name (letters, digits, - and _)")
         }
-        let sources = ["device", "position", "synthetic", "file"].filter { fields[$0] != nil }
+        let sources = ["device", "position", "synthetic", "file", "screen"].filter { fields[$0] != nil }
         guard sources.count <= 1 else { throw reader.error("give only one of \(sources.joined(separator: ", "))") }
         var spec = DeviceSpec.auto
         if let device = fields["device"] {
@@ -143,6 +146,12 @@ public struct PipelineDescription: Sendable {
             }
         } else if let file = fields["file"] {
             spec = .file(try file.string())
+        } else if let screen = fields["screen"] {
+            spec = .screen(display: try screen.string(), region: try fields["region"].map(screenRegion),
+                           showsPointer: try fields["pointer"]?.bool() ?? true)
+        }
+        for key in ["region", "pointer"] where fields[key] != nil {
+            guard case .screen = spec else { throw fields[key]!.error("'\(key)' applies to a screen camera only") }
         }
         var entry = Entry(name: name, spec: spec, location: reader.location)
         if let optional = fields["optional"] { entry.optional = try optional.bool() }
@@ -166,6 +175,14 @@ public struct PipelineDescription: Sendable {
                                        frameRates: rate.map { [$0] } ?? [])
         }
         return entry
+    }
+
+    /// A region of a screen: its top-left corner and size, in the screen's pixels.
+    private static func screenRegion(_ reader: YAMLReader) throws -> ScreenRegion {
+        let parts = try reader.mapping(allowed: regionKeys)
+        guard let width = parts["width"], let height = parts["height"] else { throw reader.error("a region needs width and height") }
+        return ScreenRegion(x: try parts["x"]?.int(in: 0...16384) ?? 0, y: try parts["y"]?.int(in: 0...16384) ?? 0,
+                            width: try width.int(in: 16...16384), height: try height.int(in: 16...16384))
     }
 
     /// videotestsrc patterns that make sense as a camera.

@@ -21,6 +21,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case tone(frequency: Double)
         /// A recorded clip replayed in real time as if it were a live camera.
         case file(path: String)
+        /// An X display's screen, or a region of it, captured as a camera (ximagesrc): the tutorial maker's
+        /// screen with a face in a corner.
+        case screen(display: String, region: ScreenRegion?, showsPointer: Bool)
     }
 
     /// Stable across reboots where the system allows: /dev/v4l/by-id link, then by-path, then the node;
@@ -60,9 +63,29 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
                       source: .tone(frequency: frequency))
     }
 
+    /// An X display's screen (a display name such as ":0"), whole or a region of it, as a camera.
+    public static func screenCamera(id: String, display: String, region: ScreenRegion? = nil, showsPointer: Bool = true) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Screen \(display)", mediaType: .video, source: .screen(display: display, region: region, showsPointer: showsPointer))
+    }
+
     /// A recorded clip replayed as a live camera.
     public static func fileCamera(id: String, path: String, position: DevicePosition = .unspecified) -> CaptureDevice {
         CaptureDevice(id: id, name: "Clip \(path)", mediaType: .video, position: position, source: .file(path: path))
+    }
+}
+
+/// A rectangle of a screen, in the screen's pixels.
+public struct ScreenRegion: Sendable, Hashable, Codable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
 }
 

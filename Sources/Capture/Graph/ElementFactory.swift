@@ -11,7 +11,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, compositor
     case audioconvert, audioresample, audiomixer, opusenc, decodebin
     // Good plugins.
-    case v4l2src, jpegdec, jpegenc, pngenc, videoflip, matroskamux
+    case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
     case alsasrc
     case x264enc
     // Bad plugins.
@@ -38,7 +38,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink: "libgstreamer1.0-0"
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .compositor,
              .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin: "gstreamer1.0-plugins-base"
-        case .v4l2src, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc: "gstreamer1.0-plugins-good"
+        case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc: "gstreamer1.0-plugins-good"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
         case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc: "gstreamer1.0-plugins-bad"

@@ -374,6 +374,22 @@ struct GraphBuilder {
             // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
             let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", .clocksync)]
             plan.chain(reader + [convert, scale, caps] + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
+        case .screen(let display, let region, let showsPointer):
+            // The screen at its own size, converted and scaled to the mode; the caps filter's rate paces the
+            // capture. XDamage would copy only what changed into a reused picture: a whole copy is simpler
+            // and costs the same on a screen that moves.
+            var properties: [(String, PropertyValue)] = [
+                ("display-name", .string(display)), ("use-damage", .bool(false)), ("show-pointer", .bool(showsPointer)),
+            ]
+            if let region {
+                properties += [("startx", .uint(UInt64(region.x))), ("starty", .uint(UInt64(region.y))),
+                               ("endx", .uint(UInt64(region.x + region.width - 1))), ("endy", .uint(UInt64(region.y + region.height - 1)))]
+            }
+            let source = plan.add("\(prefix)-src", .ximagesrc, properties)
+            let convert = plan.add("\(prefix)-convert", .videoconvert)
+            let scale = plan.add("\(prefix)-scale", .videoscale)
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
+            plan.chain([source, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
         case .alsa, .tone:
             break
         }

@@ -166,6 +166,7 @@ struct PhotoCapture {
         case .v4l2: return (CameraControls(device: device)?.snapshot() ?? [:]).mapValues(String.init)
         case .testPattern(let pattern, _, _): return ["pattern": pattern]
         case .file(let path): return ["clip": path]
+        case .screen(let display, _, _): return ["screen": display]
         default: return [:]
         }
     }
