@@ -26,6 +26,18 @@ public final class Device: Object, @unchecked Sendable {
 
     public func hasClasses(_ classes: String) -> Bool { gst_device_has_classes(device, classes) != 0 }
 
+    /// The devices of a list GStreamer hands over, references and all.
+    static func adopting(_ head: UnsafeMutablePointer<GList>?) -> [Device] {
+        defer { g_list_free(head) }
+        var result: [Device] = []
+        var list = head
+        while let node = list {
+            if let data = node.pointee.data { result.append(Device(data, .adopt)) }
+            list = node.pointee.next
+        }
+        return result
+    }
+
     /// A source element already set up for this device (e.g. v4l2src with its `device` property).
     public func makeElement(name: String? = nil) throws -> Element {
         guard let made = gst_device_create_element(device, name) else {
@@ -35,48 +47,46 @@ public final class Device: Object, @unchecked Sendable {
     }
 }
 
-/// Watches for capture devices. `devices` lists what is present; `bus` carries device-added and
-/// device-removed messages once `start()` has been called.
-public final class DeviceMonitor: Object, @unchecked Sendable {
-    var monitor: UnsafeMutablePointer<GstDeviceMonitor> { UnsafeMutableRawPointer(raw).assumingMemoryBound(to: GstDeviceMonitor.self) }
+/// One of GStreamer's device providers ("v4l2deviceprovider", "alsadeviceprovider"…), asked directly
+/// rather than through a device monitor. Providers hide each other once probed, process-wide (PipeWire's
+/// hides V4L2's and PulseAudio's, PulseAudio's hides ALSA's), so a monitor's second lookup on a desktop
+/// sees only the hiding one's devices; a provider asked directly always lists its own. `bus` carries
+/// device-added and device-removed messages once `start()` has been called.
+public final class DeviceProvider: Object, @unchecked Sendable {
+    var provider: UnsafeMutablePointer<GstDeviceProvider> { UnsafeMutableRawPointer(raw).assumingMemoryBound(to: GstDeviceProvider.self) }
+    public let factoryName: String
     public let bus: Bus
     private var running = false
 
-    /// A monitor for the given classes, e.g. ["Video/Source", "Audio/Source"].
-    public init(classes: [String]) {
+    /// The provider of this factory, or nil when its plugin is not installed. There is one per factory in
+    /// a process: every wrapper of a factory holds the same provider.
+    public init?(factory: String) {
         Gst.ensureInitialized()
-        let made = gst_device_monitor_new()!
-        bus = Bus(adopting: gst_device_monitor_get_bus(made))
-        // gst_device_monitor_new returns a reference that is already ours (not floating).
+        guard let made = gst_device_provider_factory_get_by_name(factory) else { return nil }
+        factoryName = factory
+        bus = Bus(adopting: gst_device_provider_get_bus(made))
         super.init(made, .adopt)
-        for deviceClass in classes { gst_device_monitor_add_filter(made, deviceClass, nil) }
     }
 
-    deinit { if running { gst_device_monitor_stop(monitor) } }
+    deinit { if running { gst_device_provider_stop(provider) } }
 
-    /// Starts probing; afterwards the bus reports devices as they come and go.
+    /// Starts watching; afterwards the bus reports devices as they come and go. Starts are counted by
+    /// GStreamer, so each wrapper stops only its own.
     public func start() throws {
-        guard gst_device_monitor_start(monitor) != 0 else {
-            throw GStreamerError.stateChangeFailed(element: "device monitor", target: "started")
+        guard !running else { return }
+        guard gst_device_provider_start(provider) != 0 else {
+            throw GStreamerError.stateChangeFailed(element: factoryName, target: "started")
         }
         running = true
     }
 
     public func stop() {
-        if running { gst_device_monitor_stop(monitor) }
+        if running { gst_device_provider_stop(provider) }
         running = false
     }
 
-    /// The devices present now (probes once if the monitor is not started).
+    /// The devices present now (the provider probes when it is not started).
     public var devices: [Device] {
-        let head = gst_device_monitor_get_devices(monitor)
-        defer { g_list_free(head) }
-        var result: [Device] = []
-        var list = head
-        while let node = list {
-            if let data = node.pointee.data { result.append(Device(data, .adopt)) }
-            list = node.pointee.next
-        }
-        return result
+        Device.adopting(gst_device_provider_get_devices(provider))
     }
 }

@@ -19,11 +19,13 @@ final class DeviceTests: XCTestCase {
         "v4l2-ctl -d /dev/video0 -c test_pattern=0 -c osd_text_mode=2 && v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2"
 
     /// Runs a shell script in the VM with `folder` writable; skips the test if the VM cannot boot.
-    private func inVM(_ script: String, folder: String, alsa: String? = nil) throws -> CommandResult {
+    /// With `pipewire`, PipeWire, WirePlumber and pipewire-pulse run in the VM, as on a desktop.
+    private func inVM(_ script: String, folder: String, alsa: String? = nil, pipewire: Bool = false) throws -> CommandResult {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["PIPCAM_DEVICE_TESTS"] == "1",
                           "device tests run with `make test-devices` (PIPCAM_DEVICE_TESTS=1)")
         var arguments = ["\(Paths.repository)/scripts/with-devices", "--timeout", "200", "--rw", folder]
         if let alsa { arguments += ["--alsa", alsa] }
+        if pipewire { arguments.append("--pipewire") }
         let result = try Command.run(arguments + ["--", "sh", "-c", "set -e; " + script], directory: Paths.repository)
         if result.status == 77 {
             let reason = result.error.split(separator: "\n").last.map(String.init) ?? "unknown reason"
@@ -34,9 +36,23 @@ final class DeviceTests: XCTestCase {
     }
 
     func testDevicesListsBothCamerasWithFormatsAndTheALSAMicrophones() throws {
+        try checkDevicesListing(pipewire: false)
+    }
+
+    /// On a desktop every camera and sound card is also a PipeWire node and a PulseAudio source, and
+    /// PulseAudio lists monitors of outputs among the sources: the listing is the same as without them,
+    /// every time it is asked for.
+    func testDevicesListsEachCameraAndCaptureDeviceOnceWithPipeWireRunning() throws {
+        try checkDevicesListing(pipewire: true)
+    }
+
+    private func checkDevicesListing(pipewire: Bool) throws {
         let folder = try Paths.scratch("vm-devices")
-        let result = try inVM("\(Paths.pipcam) devices --json > \(folder)/devices.json", folder: folder)
+        let script = "\(Paths.pipcam) devices --json > \(folder)/devices.json && \(Paths.pipcam) devices --json > \(folder)/again.json"
+        let result = try inVM(script, folder: folder, pipewire: pipewire)
         XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertEqual(try String(contentsOfFile: "\(folder)/again.json", encoding: .utf8),
+                       try String(contentsOfFile: "\(folder)/devices.json", encoding: .utf8), "the same devices every time")
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/devices.json"))) as? [String: Any])
         let cameras = try XCTUnwrap(json["cameras"] as? [[String: Any]])
         XCTAssertEqual(cameras.compactMap { $0["node"] as? String }, ["/dev/video0", "/dev/video1"])
@@ -55,10 +71,21 @@ final class DeviceTests: XCTestCase {
         }
         let microphones = try XCTUnwrap(json["microphones"] as? [[String: Any]])
         let ids = Set(microphones.compactMap { $0["id"] as? String })
-        XCTAssertTrue(ids.isSuperset(of: ["alsa:Dummy,0", "alsa:Loopback,0", "alsa:Loopback,1"]), "\(ids)")
+        XCTAssertEqual(ids, ["alsa:Dummy,0", "alsa:Loopback,0", "alsa:Loopback,1"], "capture devices only, no monitors")
+        XCTAssertEqual(microphones.count, 3, "each once")
+        XCTAssertEqual(cameras.count, 2, "each once")
     }
 
     func testRecordingTwoWebcamsAndTwoMicrophonesWithoutADescription() throws {
+        try checkRecordingWithoutADescription(pipewire: false)
+    }
+
+    /// The same on a desktop, with PipeWire running and idle: pipcam opens the devices itself.
+    func testRecordingWithoutADescriptionWithPipeWireRunning() throws {
+        try checkRecordingWithoutADescription(pipewire: true)
+    }
+
+    private func checkRecordingWithoutADescription(pipewire: Bool) throws {
         let folder = try Paths.scratch("vm-record")
         let file = "\(folder)/talk.mkv"
         // Microphone 1 is hw:Loopback,0 (hears what is played into hw:Loopback,1,0), microphone 2 the reverse.
@@ -71,7 +98,7 @@ final class DeviceTests: XCTestCase {
             "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
             "timeout -s INT 120 nice -n 10 \(Paths.pipcam) record \(file) --duration 6 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
         ].joined(separator: "\n")
-        let result = try inVM(script, folder: folder, alsa: "snd-aloop index=0 id=Loopback")
+        let result = try inVM(script, folder: folder, alsa: "snd-aloop index=0 id=Loopback", pipewire: pipewire)
         let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
         XCTAssertEqual(result.status, 0, result.error + log)
 

@@ -1,15 +1,22 @@
 import Foundation
 import GStreamer
 
-/// Finds the cameras and microphones attached to this machine through GStreamer's device monitor and
-/// turns them into `CaptureDevice`s with stable ids, positions and formats.
+/// Finds the cameras and microphones attached to this machine through GStreamer's V4L2 and ALSA device
+/// providers and turns them into `CaptureDevice`s with stable ids, positions and formats.
+///
+/// The providers are asked directly, not through a device monitor: on a desktop a monitor lists each
+/// camera and sound card once per provider (V4L2, ALSA, PipeWire, PulseAudio, with PulseAudio's monitors
+/// of outputs among the sources), and hides some providers after the first lookup. Asked directly, the
+/// V4L2 and ALSA providers list each device once, every time.
 public enum DeviceDiscovery {
+    /// The providers of the devices pipcam captures from directly.
+    static let providers = ["v4l2deviceprovider", "alsadeviceprovider"]
+
     /// Every camera and microphone present now, cameras first, each in the system's order (video0 before
     /// video1, card 0 before card 1), so "the first two cameras" means the same thing every time.
     public static func devices() -> [CaptureDevice] {
-        let monitor = DeviceMonitor(classes: ["Video/Source", "Audio/Source"])
         let links = CameraLinks.read()
-        let found = monitor.devices.compactMap { captureDevice($0, links: links) }.sorted { systemOrder($0).lexicographicallyPrecedes(systemOrder($1)) }
+        let found = providers.compactMap(DeviceProvider.init(factory:)).flatMap(\.devices).compactMap { captureDevice($0, links: links) }.sorted { systemOrder($0).lexicographicallyPrecedes(systemOrder($1)) }
         let cameras = found.filter(\.isCamera), microphones = found.filter { !$0.isCamera }
         return uniqueIDs(cameras) + uniqueIDs(microphones)
     }

@@ -218,7 +218,7 @@ extension CaptureSession {
             return nil
         })
         guard !watched.isEmpty else { return nil }
-        let monitor = DeviceMonitor(classes: ["Video/Source"])
+        guard let monitor = DeviceProvider(factory: "v4l2deviceprovider") else { return nil }
         let subscription = monitor.bus.subscribe { [weak self] message in
             switch message.kind {
             case .deviceRemoved(let device):
@@ -236,6 +236,6 @@ extension CaptureSession {
 
 /// The device monitor a running graph keeps while it runs.
 struct DeviceWatch {
-    let monitor: DeviceMonitor
+    let monitor: DeviceProvider
     let subscription: BusSubscription
 }
