@@ -4,6 +4,7 @@
 #ifndef PIPCAM_CV4L2_SHIM_H
 #define PIPCAM_CV4L2_SHIM_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -44,6 +45,34 @@ static inline int pc_v4l2_set_control(const char *path, unsigned int id, int val
     int result = ioctl(fd, VIDIOC_S_CTRL, &control);
     close(fd);
     return result == 0 ? 0 : -1;
+}
+
+/// 1 when another open of the node owns its capture buffers (it streams from the camera), 0 when the
+/// camera is free, -1 when the node cannot be opened. Asking for no buffers changes nothing on a free camera.
+static inline int pc_v4l2_capture_is_busy(const char *path) {
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct v4l2_requestbuffers request = { .count = 0, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP };
+    int busy = ioctl(fd, VIDIOC_REQBUFS, &request) != 0 && errno == EBUSY;
+    close(fd);
+    return busy;
+}
+
+/// The mode the camera captures in now (another program may be streaming): its pixel format as a
+/// fourcc, size and frame rate as a fraction of a second per frame. 0 on success, -1 otherwise.
+static inline int pc_v4l2_current_mode(const char *path, unsigned int *fourcc, unsigned int *width, unsigned int *height,
+                                       unsigned int *interval_numerator, unsigned int *interval_denominator) {
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct v4l2_format format = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+    struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+    int result = ioctl(fd, VIDIOC_G_FMT, &format) == 0 && ioctl(fd, VIDIOC_G_PARM, &parm) == 0 ? 0 : -1;
+    close(fd);
+    if (result != 0) return -1;
+    *fourcc = format.fmt.pix.pixelformat; *width = format.fmt.pix.width; *height = format.fmt.pix.height;
+    *interval_numerator = parm.parm.capture.timeperframe.numerator;
+    *interval_denominator = parm.parm.capture.timeperframe.denominator;
+    return 0;
 }
 
 /// 0 front, 1 back, 2 external; -1 when the node cannot be opened or lacks the control.

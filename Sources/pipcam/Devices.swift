@@ -21,7 +21,8 @@ struct Devices: AsyncParsableCommand {
             if group.isEmpty { print("  (none found)") }
             if title == "Cameras" { for problem in CameraAccess.unopenableCameras() { print("  \(problem)") } }
             for device in group {
-                print("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")]")
+                let through = Listing.Entry.capture(of: device) == "pipewire" ? ", shared through PipeWire (another program streams from it)" : ""
+                print("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")\(through)]")
                 for format in device.formats { print("      \(format)") }
             }
         }
@@ -35,6 +36,8 @@ struct Devices: AsyncParsableCommand {
             let position: String
             let busInfo: String?
             let node: String?
+            /// How pipcam captures it: "v4l2" or "alsa" directly, or "pipewire" when PipeWire streams from it for another program.
+            let capture: String?
             let formats: [VideoFormat]
 
             init(_ device: CaptureDevice) {
@@ -43,11 +46,21 @@ struct Devices: AsyncParsableCommand {
                 position = device.position.rawValue
                 busInfo = device.busInfo
                 switch device.source {
-                case .v4l2(let path): node = path
+                case .v4l2(let path), .pipewire(_, let path): node = path
                 case .alsa(let name): node = name
                 default: node = nil
                 }
+                capture = Self.capture(of: device)
                 formats = device.formats
+            }
+
+            static func capture(of device: CaptureDevice) -> String? {
+                switch device.source {
+                case .v4l2: "v4l2"
+                case .alsa: "alsa"
+                case .pipewire: "pipewire"
+                default: nil
+                }
             }
         }
 

@@ -57,7 +57,7 @@ enum SessionLoading {
 
     private static func node(of device: CaptureDevice) -> String? {
         switch device.source {
-        case .v4l2(let path): return path
+        case .v4l2(let path), .pipewire(_, let path): return path
         case .alsa(let name): return name
         default: return nil
         }

@@ -85,6 +85,38 @@ final class DeviceTests: XCTestCase {
         try checkRecordingWithoutADescription(pipewire: true)
     }
 
+    /// A camera PipeWire streams from for another program cannot be opened directly (V4L2 lets one program
+    /// capture at a time): pipcam shares it through PipeWire and records both cameras.
+    func testACameraPipeWireStreamsForAnotherProgramIsSharedThroughPipeWire() throws {
+        let folder = try Paths.scratch("vm-shared")
+        let file = "\(folder)/shared.mkv"
+        let script = [
+            // Another program watches the default camera through PipeWire, as a video call would.
+            "gst-launch-1.0 -v pipewiresrc ! video/x-raw,format=YUY2,width=640,height=360,framerate=30/1 ! fakesink silent=false > \(folder)/other.txt 2>&1 &",
+            "until grep -qs chain \(folder)/other.txt; do sleep 0.2; done",
+            "\(Paths.pipcam) devices --json > \(folder)/devices.json",
+            "timeout -s INT 120 \(Paths.pipcam) record \(file) --duration 3 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
+            "grep -c chain \(folder)/other.txt > \(folder)/other-before.txt; sleep 1; grep -c chain \(folder)/other.txt > \(folder)/other-after.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, pipewire: true)
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, result.error + log)
+
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/devices.json"))) as? [String: Any])
+        let cameras = try XCTUnwrap(json["cameras"] as? [[String: Any]])
+        XCTAssertEqual(cameras.compactMap { $0["capture"] as? String }.sorted(), ["pipewire", "v4l2"], "the streamed camera is shared, the other opened")
+        let probe = try MediaProbe(path: file)
+        XCTAssertEqual(probe.videoStreams.map(\.codecName), ["h264"])
+        XCTAssertEqual(try XCTUnwrap(probe.duration), 3, accuracy: 0.2)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        let summary = try String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)
+        XCTAssertFalse(summary.contains(" 0 frames"), "both cameras delivered: \(summary)")
+        // The other program kept its pictures all along.
+        let before = Int(try String(contentsOfFile: "\(folder)/other-before.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let after = Int(try String(contentsOfFile: "\(folder)/other-after.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        XCTAssertGreaterThan(after, before, "the other program still receives pictures")
+    }
+
     private func checkRecordingWithoutADescription(pipewire: Bool) throws {
         let folder = try Paths.scratch("vm-record")
         let file = "\(folder)/talk.mkv"

@@ -14,7 +14,7 @@ extension SessionConfiguration {
             guard let mode = plan.cameraModes[input.id] else { return nil }
             let origin: CameraLoad.Origin
             switch input.device.source {
-            case .v4l2: origin = .device
+            case .v4l2, .pipewire: origin = .device
             // A screen costs what a clip does: a full picture to convert and scale each frame.
             case .file, .screen: origin = .file
             default: origin = .synthetic

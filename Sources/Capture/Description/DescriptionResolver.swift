@@ -98,7 +98,7 @@ extension PipelineDescription {
             return candidates.first { device in
                 if device.id == id { return true }
                 switch device.source {
-                case .v4l2(let path): return path == id || URL(fileURLWithPath: id).resolvingSymlinksInPath().path == path
+                case .v4l2(let path), .pipewire(_, let path): return path == id || URL(fileURLWithPath: id).resolvingSymlinksInPath().path == path
                 case .alsa(let name): return name == id
                 default: return false
                 }

@@ -21,6 +21,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case tone(frequency: Double)
         /// A recorded clip replayed in real time as if it were a live camera.
         case file(path: String)
+        /// A camera PipeWire streams from for another program, shared through PipeWire (pipewiresrc):
+        /// V4L2 lets one program at a time capture. `target` is the PipeWire node's name.
+        case pipewire(target: String, v4l2Path: String)
         /// An X display's screen, or a region of it, captured as a camera (ximagesrc): the tutorial maker's
         /// screen with a face in a corner.
         case screen(display: String, region: ScreenRegion?, showsPointer: Bool)

@@ -329,6 +329,15 @@ struct GraphBuilder {
             if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
             chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: 3)))
             plan.chain(chain)
+        case .pipewire(let target, _):
+            // PipeWire negotiates nothing by itself: the caps filter's fixed mode (format included) is
+            // what it is asked for, the mode the camera already streams in for the other program.
+            let source = plan.add("\(prefix)-src", .pipewiresrc, [("target-object", .string(target))])
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
+            var chain = [source, caps]
+            if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
+            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: 3)))
+            plan.chain(chain)
         case .testPattern(let pattern, let label, let moving):
             var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
             if moving && ["smpte", "smpte75", "bar", "colors", "gradient"].contains(pattern) {

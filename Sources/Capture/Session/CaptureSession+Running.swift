@@ -214,8 +214,10 @@ extension CaptureSession {
     /// Reports devices in use going away and coming back, from the device monitor.
     private func watchDevices(_ configuration: SessionConfiguration) -> DeviceWatch? {
         let watched: [String: String] = Dictionary(uniqueKeysWithValues: configuration.inputs.compactMap { input in
-            if case .v4l2(let path) = input.device.source { return (path, input.id) }
-            return nil
+            switch input.device.source {
+            case .v4l2(let path), .pipewire(_, let path): return (path, input.id)
+            default: return nil
+            }
         })
         guard !watched.isEmpty else { return nil }
         guard let monitor = DeviceProvider(factory: "v4l2deviceprovider") else { return nil }
