@@ -20,6 +20,7 @@ struct Devices: AsyncParsableCommand {
             print("\(title):")
             if group.isEmpty { print("  (none found)") }
             if title == "Cameras" { for problem in CameraAccess.unopenableCameras() { print("  \(problem)") } }
+            if title == "Microphones", SoundServer.isRunning() { print("  default  the desktop's default input (through PipeWire or PulseAudio)") }
             for device in group {
                 let through = Listing.Entry.capture(of: device) == "pipewire" ? ", shared through PipeWire (another program streams from it)" : ""
                 print("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")\(through)]")

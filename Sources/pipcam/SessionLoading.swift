@@ -13,7 +13,7 @@ enum SessionLoading {
     static func configuration(_ description: PipelineDescription, outputPath: String, standIns: Bool) throws -> (SessionConfiguration, notes: [String]) {
         let needsDevices = (description.cameras + description.microphones).contains { entry in
             switch entry.spec {
-            case .syntheticCamera, .syntheticMicrophone, .file, .screen: return false
+            case .syntheticCamera, .syntheticMicrophone, .file, .screen, .desktopDefault: return false
             default: return true
             }
         }
@@ -45,6 +45,10 @@ enum SessionLoading {
     private static func pick(_ ids: [String], from devices: [CaptureDevice], kind: String, limit: Int) throws -> [CaptureDevice] {
         guard !ids.isEmpty else { return Array(devices.prefix(limit)) }
         return try ids.map { id in
+            if kind == "microphone", id == "default" {
+                guard SoundServer.isRunning() else { throw CLIError("--mic default is the desktop's default input, and no PipeWire or PulseAudio server is running") }
+                return .desktopDefaultMicrophone(id: "default")
+            }
             guard let device = devices.first(where: { $0.id == id || Self.node(of: $0) == id }) else {
                 // The device monitor leaves out cameras this user may not open: say so rather than "no camera".
                 if kind == "camera", id.hasPrefix("/dev/"), let problem = CameraAccess.problem(opening: id) { throw CLIError(problem.description) }

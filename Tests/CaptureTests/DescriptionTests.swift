@@ -78,3 +78,26 @@ final class DescriptionTests: XCTestCase {
     }
 }
 import Foundation
+
+/// `device: default` for a microphone: the desktop's default input, when a sound server answers.
+final class DesktopDefaultInputTests: XCTestCase {
+    func testASoundServerIsFoundByItsSocketOrPulseServer() throws {
+        XCTAssertTrue(SoundServer.isRunning(environment: ["PULSE_SERVER": "unix:/x"]))
+        XCTAssertFalse(SoundServer.isRunning(environment: [:]))
+        let folder = NSTemporaryDirectory() + "pipcam-tests/runtime-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: "\(folder)/pulse", withIntermediateDirectories: true)
+        XCTAssertFalse(SoundServer.isRunning(environment: ["XDG_RUNTIME_DIR": folder]), "no socket yet")
+        FileManager.default.createFile(atPath: "\(folder)/pulse/native", contents: Data())
+        XCTAssertFalse(SoundServer.isRunning(environment: ["XDG_RUNTIME_DIR": folder]), "a plain file is not a server")
+    }
+
+    func testDefaultIsTheDesktopsInputForMicrophonesOnly() throws {
+        let folder = NSTemporaryDirectory() + "pipcam-tests/default-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = "\(folder)/d.yaml"
+        try "cameras:\n  - name: a\n    device: default\nmicrophones:\n  - name: voice\n    device: default\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let description = try PipelineDescription.load(path: path)
+        XCTAssertEqual(description.cameras.first?.spec, .device("default"))
+        XCTAssertEqual(description.microphones.first?.spec, .desktopDefault)
+    }
+}

@@ -117,6 +117,41 @@ final class DeviceTests: XCTestCase {
         XCTAssertGreaterThan(after, before, "the other program still receives pictures")
     }
 
+    /// `device: default` is the microphone the desktop's settings name, through its sound server: here
+    /// the loopback card, which hears the tone played into its other side.
+    func testTheDesktopsDefaultInputRecordsThroughItsSoundServer() throws {
+        let folder = try Paths.scratch("vm-default-input")
+        let file = "\(folder)/default.mkv"
+        let description = """
+            preset: low
+            cameras:
+              - name: a
+                synthetic: ball
+              - name: b
+                synthetic: smpte
+            microphones:
+              - name: voice
+                device: default
+            """
+        try description.write(toFile: "\(folder)/default.yaml", atomically: true, encoding: .utf8)
+        let script = [
+            Self.tone(440, into: "hw:Loopback,1,0"),
+            "until grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
+            "\(Paths.pipcam) devices > \(folder)/devices.txt",
+            "timeout -s INT 120 \(Paths.pipcam) record \(file) --pipeline \(folder)/default.yaml --duration 4 > \(folder)/summary.txt 2> \(folder)/log.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, pipewire: true)
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, result.error + log)
+        XCTAssertTrue(try String(contentsOfFile: "\(folder)/devices.txt", encoding: .utf8).contains("default  the desktop's default input"))
+        let probe = try MediaProbe(path: file)
+        XCTAssertEqual(probe.audioStreams.count, 1, "one microphone: the mix only")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        let tone = try ToneProbe.audibleFrequency(path: file, stream: 0)
+        XCTAssertGreaterThan(tone.seconds, 0.2, "the default input was heard; pipcam said: \(log)")
+        XCTAssertEqual(tone.frequency, 440, accuracy: 20, "pipcam said: \(log)")
+    }
+
     private func checkRecordingWithoutADescription(pipewire: Bool) throws {
         let folder = try Paths.scratch("vm-record")
         let file = "\(folder)/talk.mkv"

@@ -109,6 +109,9 @@ extension PipelineDescription {
             return .testPatternCamera(id: entry.name, pattern: pattern, label: entry.label ?? entry.name, moving: entry.moving)
         case .syntheticMicrophone(let frequency):
             return .toneMicrophone(id: entry.name, frequency: frequency)
+        case .desktopDefault:
+            // Without a sound server there is no default input, as a microphone that is not plugged in.
+            return SoundServer.isRunning() ? .desktopDefaultMicrophone(id: entry.name) : nil
         case .file(let path):
             let resolved = path.hasPrefix("/") ? path : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
             guard FileManager.default.fileExists(atPath: resolved) else {
@@ -135,6 +138,7 @@ extension PipelineDescription {
         case .position(let position): return "position \(position.rawValue)"
         case .syntheticCamera(let pattern): return "test pattern \(pattern)"
         case .syntheticMicrophone(let frequency): return "tone \(frequency) Hz"
+        case .desktopDefault: return SoundServer.isRunning() ? "the desktop's default input" : "the desktop's default input (no PipeWire or PulseAudio server is running)"
         case .file(let path): return "clip \(path)"
         case .screen(let display, _, _): return displayName(display) == nil ? "the screen (DISPLAY is not set)" : "screen \(display)"
         }

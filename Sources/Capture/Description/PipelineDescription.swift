@@ -14,6 +14,8 @@ public struct PipelineDescription: Sendable {
         /// A synthetic camera with this test pattern, or a synthetic microphone with this tone.
         case syntheticCamera(pattern: String)
         case syntheticMicrophone(frequency: Double)
+        /// The desktop's default input, as its sound server (PipeWire or PulseAudio) has it.
+        case desktopDefault
         /// A recorded clip replayed as a live camera.
         case file(String)
         /// An X display's screen ("default": the one in DISPLAY), whole or a region, with or without the pointer.
@@ -131,7 +133,7 @@ public struct PipelineDescription: Sendable {
         var spec = DeviceSpec.auto
         if let device = fields["device"] {
             let text = try device.string()
-            spec = text == "auto" ? .auto : .device(text)
+            spec = text == "auto" ? .auto : !camera && text == "default" ? .desktopDefault : .device(text)
         } else if let position = fields["position"] {
             spec = .position(try position.choice(DevicePosition.self))
         } else if let synthetic = fields["synthetic"] {

@@ -19,6 +19,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case testPattern(pattern: String, label: String, moving: Bool)
         /// A sine tone (audiotestsrc).
         case tone(frequency: Double)
+        /// The desktop's default input, through its sound server (pulsesrc, which PipeWire serves too):
+        /// the headset or microphone the user picked in the desktop's settings.
+        case desktopDefault
         /// A recorded clip replayed in real time as if it were a live camera.
         case file(path: String)
         /// A camera PipeWire streams from for another program, shared through PipeWire (pipewiresrc):
@@ -69,6 +72,11 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     /// An X display's screen (a display name such as ":0"), whole or a region of it, as a camera.
     public static func screenCamera(id: String, display: String, region: ScreenRegion? = nil, showsPointer: Bool = true) -> CaptureDevice {
         CaptureDevice(id: id, name: "Screen \(display)", mediaType: .video, source: .screen(display: display, region: region, showsPointer: showsPointer))
+    }
+
+    /// The desktop's default input.
+    public static func desktopDefaultMicrophone(id: String) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Default input", mediaType: .audio, source: .desktopDefault)
     }
 
     /// A recorded clip replayed as a live camera.
