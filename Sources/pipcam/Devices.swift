@@ -22,7 +22,11 @@ struct Devices: AsyncParsableCommand {
             if title == "Cameras" { for problem in CameraAccess.unopenableCameras() { print("  \(problem)") } }
             if title == "Microphones", SoundServer.isRunning() { print("  default  the desktop's default input (through PipeWire or PulseAudio)") }
             for device in group {
-                let through = Listing.Entry.capture(of: device) == "pipewire" ? ", shared through PipeWire (another program streams from it)" : ""
+                let through = switch Listing.Entry.capture(of: device) {
+                case "pipewire": ", shared through PipeWire (another program streams from it)"
+                case "sound-server": ", shared through the sound server (another program records from it)"
+                default: ""
+                }
                 print("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")\(through)]")
                 for format in device.formats { print("      \(format)") }
             }
@@ -37,7 +41,8 @@ struct Devices: AsyncParsableCommand {
             let position: String
             let busInfo: String?
             let node: String?
-            /// How pipcam captures it: "v4l2" or "alsa" directly, or "pipewire" when PipeWire streams from it for another program.
+            /// How pipcam captures it: "v4l2" or "alsa" directly; "pipewire" or "sound-server" when the desktop's
+            /// server holds it for another program.
             let capture: String?
             let formats: [VideoFormat]
 
@@ -60,6 +65,7 @@ struct Devices: AsyncParsableCommand {
                 case .v4l2: "v4l2"
                 case .alsa: "alsa"
                 case .pipewire: "pipewire"
+                case .soundServer: "sound-server"
                 default: nil
                 }
             }

@@ -117,6 +117,38 @@ final class DeviceTests: XCTestCase {
         XCTAssertGreaterThan(after, before, "the other program still receives pictures")
     }
 
+    /// A sound card that captures for one program at a time, held by the sound server for another program
+    /// (a call), is recorded through the server: its tone is heard, and so is the other microphone's.
+    func testASoundCardTheServerHoldsIsRecordedThroughIt() throws {
+        let folder = try Paths.scratch("vm-held-card")
+        let file = "\(folder)/held.mkv"
+        let script = [
+            Self.tone(440, into: "hw:Loopback,1,0"),
+            Self.tone(880, into: "hw:Loopback,0,0"),
+            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
+            // Another program records the first capture device through the server.
+            "source=$(pactl list short sources | cut -f2 | grep -v monitor | grep aloop | sort | head -n 1)",
+            "gst-launch-1.0 -q pulsesrc device=$source ! fakesink > /dev/null 2>&1 &",
+            "until grep -qs RUNNING /proc/asound/Loopback/pcm0c/sub0/status; do sleep 0.1; done",
+            "\(Paths.pipcam) devices --json > \(folder)/devices.json",
+            "timeout -s INT 120 nice -n 10 \(Paths.pipcam) record \(file) --duration 5 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, alsa: "snd-aloop index=0 id=Loopback pcm_substreams=1", pipewire: true)
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, result.error + log)
+
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/devices.json"))) as? [String: Any])
+        let microphones = try XCTUnwrap(json["microphones"] as? [[String: Any]])
+        XCTAssertEqual(microphones.map { "\($0["id"] ?? "") \($0["capture"] ?? "")" }, ["alsa:Loopback,0 sound-server", "alsa:Loopback,1 alsa"])
+        XCTAssertEqual(try MediaProbe(path: file).audioStreams.map(\.channels), [2, 1, 1], "the mix, then each microphone")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        for (stream, expected) in [(1, 440.0), (2, 880.0)] {
+            let tone = try ToneProbe.audibleFrequency(path: file, stream: stream)
+            XCTAssertGreaterThan(tone.seconds, 0.2, "microphone \(stream) was heard; pipcam said: \(log)")
+            XCTAssertEqual(tone.frequency, expected, accuracy: 20, "microphone \(stream) carries its own tone; pipcam said: \(log)")
+        }
+    }
+
     /// `device: default` is the microphone the desktop's settings name, through its sound server: here
     /// the loopback card, which hears the tone played into its other side.
     func testTheDesktopsDefaultInputRecordsThroughItsSoundServer() throws {

@@ -19,9 +19,10 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case testPattern(pattern: String, label: String, moving: Bool)
         /// A sine tone (audiotestsrc).
         case tone(frequency: Double)
-        /// The desktop's default input, through its sound server (pulsesrc, which PipeWire serves too):
-        /// the headset or microphone the user picked in the desktop's settings.
-        case desktopDefault
+        /// A source of the desktop's sound server (pulsesrc, which PipeWire serves too): the default input
+        /// when `source` is nil (the headset or microphone picked in the desktop's settings), else the
+        /// named one, e.g. a sound card the server holds for another program.
+        case soundServer(source: String?)
         /// A recorded clip replayed in real time as if it were a live camera.
         case file(path: String)
         /// A camera PipeWire streams from for another program, shared through PipeWire (pipewiresrc):
@@ -76,7 +77,7 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
 
     /// The desktop's default input.
     public static func desktopDefaultMicrophone(id: String) -> CaptureDevice {
-        CaptureDevice(id: id, name: "Default input", mediaType: .audio, source: .desktopDefault)
+        CaptureDevice(id: id, name: "Default input", mediaType: .audio, source: .soundServer(source: nil))
     }
 
     /// A recorded clip replayed as a live camera.

@@ -19,7 +19,34 @@ public enum DeviceDiscovery {
         let links = CameraLinks.read()
         let found = providers.compactMap(DeviceProvider.init(factory:)).flatMap(\.devices).compactMap { captureDevice($0, links: links) }.sorted { systemOrder($0).lexicographicallyPrecedes(systemOrder($1)) }
         let cameras = found.filter(\.isCamera), microphones = found.filter { !$0.isCamera }
-        return sharedThroughPipeWire(uniqueIDs(cameras)) + uniqueIDs(microphones)
+        let heard = uniqueIDs(microphones)
+        let all = (heard.map { ($0, systemOrder($0)) } + heldBySoundServer(besides: heard))
+            .sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0)
+        return sharedThroughPipeWire(uniqueIDs(cameras)) + all
+    }
+
+    /// Sound cards the desktop's sound server holds for another program (a call), recorded through the
+    /// server: the ALSA provider cannot open such a card, so it does not list it, and opening it directly
+    /// would fail as busy on a card that captures for one program at a time (most real ones). Each comes
+    /// with its place in the system's order (card, device).
+    private static func heldBySoundServer(besides listed: [CaptureDevice]) -> [(CaptureDevice, [Int])] {
+        guard SoundServer.isRunning() else { return [] }
+        let listedCards = Set(listed.compactMap { device -> String? in
+            guard case .alsa = device.source else { return nil }
+            return systemOrder(device).map(String.init).joined(separator: ",")
+        })
+        var held: [(CaptureDevice, [Int])] = []
+        for device in DeviceProvider(factory: "pulsedeviceprovider")?.devices ?? [] where device.hasClasses("Audio/Source") {
+            let properties = device.properties
+            guard properties["device.class"] != "monitor", let card = properties["alsa.card"], let number = properties["alsa.device"],
+                  !listedCards.contains("\(card),\(number)"),
+                  let element = try? device.makeElement(), let source = try? element.property("device").stringValue else { continue }
+            let (id, name) = alsaIdentity("hw:\(card),\(number)", displayName: device.displayName)
+            guard !held.contains(where: { $0.0.id == id }) else { continue }
+            held.append((CaptureDevice(id: id, name: name, mediaType: .audio, busInfo: properties["alsa.card_name"],
+                                       source: .soundServer(source: source)), [Int(card) ?? 0, Int(number) ?? 0]))
+        }
+        return held
     }
 
     /// Cameras PipeWire streams from for another program, to be shared through PipeWire: V4L2 lets one

@@ -399,7 +399,7 @@ struct GraphBuilder {
             let scale = plan.add("\(prefix)-scale", .videoscale)
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
             plan.chain([source, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
-        case .alsa, .tone, .desktopDefault:
+        case .alsa, .tone, .soundServer:
             break
         }
         plan.cameraCaps.insert("\(prefix)-caps")
@@ -411,8 +411,8 @@ struct GraphBuilder {
         switch input.device.source {
         case .alsa(let device):
             source = plan.add("\(prefix)-src", .alsasrc, [("device", .string(device))])
-        case .desktopDefault:
-            source = plan.add("\(prefix)-src", .pulsesrc)
+        case .soundServer(let name):
+            source = plan.add("\(prefix)-src", .pulsesrc, name.map { [("device", .string($0))] } ?? [])
         case .tone(let frequency):
             source = plan.add("\(prefix)-src", .audiotestsrc, [
                 ("is-live", .bool(true)), ("wave", .string("sine")), ("freq", .double(frequency)), ("volume", .double(0.4)),
