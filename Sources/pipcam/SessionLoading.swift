@@ -47,7 +47,10 @@ enum SessionLoading {
         return try ids.map { id in
             if kind == "microphone", id == "default" {
                 guard SoundServer.isRunning() else { throw CLIError("--mic default is the desktop's default input, and no PipeWire or PulseAudio server is running") }
-                return .desktopDefaultMicrophone(id: "default")
+                return .soundServerMicrophone(id: "default", source: nil)
+            }
+            if kind == "microphone", !devices.contains(where: { $0.id == id }), DeviceDiscovery.soundServerSourceNames().contains(id) {
+                return .soundServerMicrophone(id: id, source: id)
             }
             guard let device = devices.first(where: { $0.id == id || Self.node(of: $0) == id }) else {
                 // The device monitor leaves out cameras this user may not open: say so rather than "no camera".

@@ -150,8 +150,9 @@ final class DeviceTests: XCTestCase {
     }
 
     /// `device: default` is the microphone the desktop's settings name, through its sound server: here
-    /// the loopback card, which hears the tone played into its other side.
-    func testTheDesktopsDefaultInputRecordsThroughItsSoundServer() throws {
+    /// the loopback card, which hears the tone played into its other side. The same source by the name
+    /// `pactl` shows for it is recorded the same way.
+    func testTheDesktopsDefaultInputAndAServerSourceByNameRecordThroughTheServer() throws {
         let folder = try Paths.scratch("vm-default-input")
         let file = "\(folder)/default.mkv"
         let description = """
@@ -164,9 +165,13 @@ final class DeviceTests: XCTestCase {
             microphones:
               - name: voice
                 device: default
+              - name: named
+                device: SOURCE
             """
-        try description.write(toFile: "\(folder)/default.yaml", atomically: true, encoding: .utf8)
+        try description.write(toFile: "\(folder)/template.yaml", atomically: true, encoding: .utf8)
         let script = [
+            "source=$(pactl list short sources | cut -f2 | grep -v monitor | grep aloop | sort | head -n 1)",
+            "sed \"s/SOURCE/$source/\" \(folder)/template.yaml > \(folder)/default.yaml",
             Self.tone(440, into: "hw:Loopback,1,0"),
             "until grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
             "\(Paths.pipcam) devices > \(folder)/devices.txt",
@@ -177,11 +182,13 @@ final class DeviceTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.error + log)
         XCTAssertTrue(try String(contentsOfFile: "\(folder)/devices.txt", encoding: .utf8).contains("default  the desktop's default input"))
         let probe = try MediaProbe(path: file)
-        XCTAssertEqual(probe.audioStreams.count, 1, "one microphone: the mix only")
+        XCTAssertEqual(probe.audioStreams.map(\.channels), [2, 1, 1], "the mix, then each microphone")
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
-        let tone = try ToneProbe.audibleFrequency(path: file, stream: 0)
-        XCTAssertGreaterThan(tone.seconds, 0.2, "the default input was heard; pipcam said: \(log)")
-        XCTAssertEqual(tone.frequency, 440, accuracy: 20, "pipcam said: \(log)")
+        for stream in [1, 2] {
+            let tone = try ToneProbe.audibleFrequency(path: file, stream: stream)
+            XCTAssertGreaterThan(tone.seconds, 0.2, "microphone \(stream) was heard; pipcam said: \(log)")
+            XCTAssertEqual(tone.frequency, 440, accuracy: 20, "pipcam said: \(log)")
+        }
     }
 
     private func checkRecordingWithoutADescription(pipewire: Bool) throws {

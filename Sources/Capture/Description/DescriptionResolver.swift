@@ -95,7 +95,7 @@ extension PipelineDescription {
         case .auto:
             return candidates.first
         case .device(let id):
-            return candidates.first { device in
+            let found = candidates.first { device in
                 if device.id == id { return true }
                 switch device.source {
                 case .v4l2(let path), .pipewire(_, let path): return path == id || URL(fileURLWithPath: id).resolvingSymlinksInPath().path == path
@@ -103,6 +103,9 @@ extension PipelineDescription {
                 default: return false
                 }
             }
+            // A microphone by the name the desktop's sound server shows for it (pactl, wpctl).
+            if found == nil, kind == .audio, DeviceDiscovery.soundServerSourceNames().contains(id) { return .soundServerMicrophone(id: entry.name, source: id) }
+            return found
         case .position(let position):
             return candidates.first { $0.position == position }
         case .syntheticCamera(let pattern):
@@ -111,7 +114,7 @@ extension PipelineDescription {
             return .toneMicrophone(id: entry.name, frequency: frequency)
         case .desktopDefault:
             // Without a sound server there is no default input, as a microphone that is not plugged in.
-            return SoundServer.isRunning() ? .desktopDefaultMicrophone(id: entry.name) : nil
+            return SoundServer.isRunning() ? .soundServerMicrophone(id: entry.name, source: nil) : nil
         case .file(let path):
             let resolved = path.hasPrefix("/") ? path : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
             guard FileManager.default.fileExists(atPath: resolved) else {

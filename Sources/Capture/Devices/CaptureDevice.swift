@@ -75,9 +75,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         CaptureDevice(id: id, name: "Screen \(display)", mediaType: .video, source: .screen(display: display, region: region, showsPointer: showsPointer))
     }
 
-    /// The desktop's default input.
-    public static func desktopDefaultMicrophone(id: String) -> CaptureDevice {
-        CaptureDevice(id: id, name: "Default input", mediaType: .audio, source: .soundServer(source: nil))
+    /// A source of the desktop's sound server by its name, or its default input.
+    public static func soundServerMicrophone(id: String, source: String?) -> CaptureDevice {
+        CaptureDevice(id: id, name: source ?? "Default input", mediaType: .audio, source: .soundServer(source: source))
     }
 
     /// A recorded clip replayed as a live camera.

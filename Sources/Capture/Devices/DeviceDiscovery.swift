@@ -25,10 +25,11 @@ public enum DeviceDiscovery {
         return sharedThroughPipeWire(uniqueIDs(cameras)) + all
     }
 
-    /// Sound cards the desktop's sound server holds for another program (a call), recorded through the
-    /// server: the ALSA provider cannot open such a card, so it does not list it, and opening it directly
-    /// would fail as busy on a card that captures for one program at a time (most real ones). Each comes
-    /// with its place in the system's order (card, device).
+    /// What only the desktop's sound server can record: sound cards it holds for another program (a call)
+    /// — the ALSA provider cannot open such a card, so it does not list it, and opening it directly would
+    /// fail as busy on a card that captures for one program at a time (most real ones) — and inputs that
+    /// are no sound card (a Bluetooth headset), by the server's name for them, which is stable. Each comes
+    /// with its place in the system's order (card, device; others last).
     private static func heldBySoundServer(besides listed: [CaptureDevice]) -> [(CaptureDevice, [Int])] {
         guard SoundServer.isRunning() else { return [] }
         let listedCards = Set(listed.compactMap { device -> String? in
@@ -36,11 +37,13 @@ public enum DeviceDiscovery {
             return systemOrder(device).map(String.init).joined(separator: ",")
         })
         var held: [(CaptureDevice, [Int])] = []
-        for device in DeviceProvider(factory: "pulsedeviceprovider")?.devices ?? [] where device.hasClasses("Audio/Source") {
+        for (device, source) in soundServerSources() {
             let properties = device.properties
-            guard properties["device.class"] != "monitor", let card = properties["alsa.card"], let number = properties["alsa.device"],
-                  !listedCards.contains("\(card),\(number)"),
-                  let element = try? device.makeElement(), let source = try? element.property("device").stringValue else { continue }
+            guard let card = properties["alsa.card"], let number = properties["alsa.device"] else {
+                held.append((CaptureDevice(id: source, name: device.displayName, mediaType: .audio, source: .soundServer(source: source)), [Int.max]))
+                continue
+            }
+            guard !listedCards.contains("\(card),\(number)") else { continue }
             let (id, name) = alsaIdentity("hw:\(card),\(number)", displayName: device.displayName)
             guard !held.contains(where: { $0.0.id == id }) else { continue }
             held.append((CaptureDevice(id: id, name: name, mediaType: .audio, busInfo: properties["alsa.card_name"],
@@ -120,6 +123,21 @@ public enum DeviceDiscovery {
                                  source: .alsa(device: alsaName))
         }
         return nil
+    }
+
+    /// The names the desktop's sound server gives its capture sources (`pactl list short sources`), monitors
+    /// of outputs left out: a microphone named so is recorded through the server.
+    public static func soundServerSourceNames() -> Set<String> {
+        SoundServer.isRunning() ? Set(soundServerSources().map(\.source)) : []
+    }
+
+    /// The server's capture sources with the name pulsesrc takes for each (what its device sets).
+    private static func soundServerSources() -> [(device: Device, source: String)] {
+        (DeviceProvider(factory: "pulsedeviceprovider")?.devices ?? []).compactMap { device in
+            guard device.hasClasses("Audio/Source"), device.properties["device.class"] != "monitor", let element = try? device.makeElement(),
+                  let source = try? element.property("device").stringValue else { return nil }
+            return (device, source)
+        }
     }
 
     /// "hw:1,0" becomes id "alsa:Loopback,0" (the card's id survives reordering of card numbers).
