@@ -51,11 +51,7 @@ struct Devices: AsyncParsableCommand {
                 name = device.name
                 position = device.position.rawValue
                 busInfo = device.busInfo
-                switch device.source {
-                case .v4l2(let path), .pipewire(_, let path): node = path
-                case .alsa(let name): node = name
-                default: node = nil
-                }
+                node = device.node
                 capture = Self.capture(of: device)
                 formats = device.formats
             }

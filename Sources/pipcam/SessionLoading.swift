@@ -52,21 +52,13 @@ enum SessionLoading {
             if kind == "microphone", !devices.contains(where: { $0.id == id }), DeviceDiscovery.soundServerSourceNames().contains(id) {
                 return .soundServerMicrophone(id: id, source: id)
             }
-            guard let device = devices.first(where: { $0.id == id || Self.node(of: $0) == id }) else {
+            guard let device = devices.first(where: { $0.id == id || $0.node == id }) else {
                 // The device monitor leaves out cameras this user may not open: say so rather than "no camera".
                 if kind == "camera", id.hasPrefix("/dev/"), let problem = CameraAccess.problem(opening: id) { throw CLIError(problem.description) }
                 let present = devices.map(\.id)
                 throw CLIError("no \(kind) '\(id)' (present: \(present.isEmpty ? "none" : present.joined(separator: ", ")); see pipcam devices)")
             }
             return device
-        }
-    }
-
-    private static func node(of device: CaptureDevice) -> String? {
-        switch device.source {
-        case .v4l2(let path), .pipewire(_, let path): return path
-        case .alsa(let name): return name
-        default: return nil
         }
     }
 }

@@ -96,12 +96,10 @@ extension PipelineDescription {
             return candidates.first
         case .device(let id):
             let found = candidates.first { device in
-                if device.id == id { return true }
-                switch device.source {
-                case .v4l2(let path), .pipewire(_, let path): return path == id || URL(fileURLWithPath: id).resolvingSymlinksInPath().path == path
-                case .alsa(let name): return name == id
-                default: return false
-                }
+                guard device.id != id else { return true }
+                guard let node = device.node else { return false }
+                // A camera may be named by any link to its node (/dev/v4l/by-id/…).
+                return node == id || (device.isCamera && URL(fileURLWithPath: id).resolvingSymlinksInPath().path == node)
             }
             // A microphone by the name the desktop's sound server shows for it (pactl, wpctl).
             if found == nil, kind == .audio, DeviceDiscovery.soundServerSourceNames().contains(id) { return .soundServerMicrophone(id: entry.name, source: id) }

@@ -65,10 +65,7 @@ public enum CameraAccess {
 
     /// Camera nodes present on this machine that this process may not open, with the reason for each.
     public static func unopenableCameras(in folder: String = "/dev") -> [Problem] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasPrefix("video") && $0.dropFirst(5).allSatisfy(\.isNumber) }
-            .sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
-            .compactMap { problem(opening: "\(folder)/\($0)") }
+        CaptureDevice.cameraNodes(in: folder).compactMap(problem(opening:))
     }
 
     /// " (in use by cheese, pid 4242)", or "" when no other process has the node open.

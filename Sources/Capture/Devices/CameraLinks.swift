@@ -10,10 +10,8 @@ struct CameraLinks {
 
     /// Reads what udev recorded for every camera node in `devices` (its database in `database`).
     static func read(devices: String = "/dev", database: String = "/run/udev/data") -> CameraLinks {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []
         var claims: [String: [String]] = [:]
-        for name in names where name.hasPrefix("video") && name.dropFirst(5).allSatisfy(\.isNumber) {
-            let node = "\(devices)/\(name)"
+        for node in CaptureDevice.cameraNodes(in: devices) {
             var info = stat()
             guard stat(node, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { continue }
             let entry = "\(database)/c\(major(info.st_rdev)):\(minor(info.st_rdev))"

@@ -57,6 +57,24 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
 
     public var isCamera: Bool { mediaType == .video }
 
+    /// The kernel's name for the device, which users may give instead of its id: the V4L2 node of a camera
+    /// (shared through PipeWire or not), the ALSA name of a sound card; nil for what has none.
+    public var node: String? {
+        switch source {
+        case .v4l2(let path), .pipewire(_, let path): path
+        case .alsa(let name): name
+        default: nil
+        }
+    }
+
+    /// The V4L2 camera nodes in `folder` (video0, video1, …), in the system's order.
+    static func cameraNodes(in folder: String = "/dev") -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix("video") && $0.count > 5 && $0.dropFirst(5).allSatisfy(\.isNumber) }
+            .sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+            .map { "\(folder)/\($0)" }
+    }
+
     /// A synthetic camera: a moving test pattern (e.g. "ball", "smpte", "snow") with its label and a clock burnt in.
     public static func testPatternCamera(id: String, pattern: String = "smpte", label: String? = nil, moving: Bool = true,
                                          position: DevicePosition = .unspecified) -> CaptureDevice {

@@ -214,10 +214,7 @@ extension CaptureSession {
     /// Reports devices in use going away and coming back, from the device monitor.
     private func watchDevices(_ configuration: SessionConfiguration) -> DeviceWatch? {
         let watched: [String: String] = Dictionary(uniqueKeysWithValues: configuration.inputs.compactMap { input in
-            switch input.device.source {
-            case .v4l2(let path), .pipewire(_, let path): return (path, input.id)
-            default: return nil
-            }
+            input.device.isCamera ? input.device.node.map { ($0, input.id) } : nil
         })
         guard !watched.isEmpty else { return nil }
         guard let monitor = DeviceProvider(factory: "v4l2deviceprovider") else { return nil }
