@@ -6,16 +6,34 @@ import GStreamer
 struct Devices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List cameras and microphones with ids, positions and formats.")
 
-    @Flag(name: .long, help: "Print JSON.")
+    @Flag(name: .long, help: "Print JSON (with --watch: JSON Lines, the listing first, then one line per change).")
     var json = false
+
+    @Flag(name: .long, help: "After the listing, report cameras as they arrive and go away, until Ctrl-C.")
+    var watch = false
 
     func run() async throws {
         try Gst.initialize()
+        // Started before the listing, so a camera that comes or goes while it is made is not missed.
+        let changes = watch ? try CameraChanges() : nil
         let devices = DeviceDiscovery.devices()
         if json {
-            print(try JSONValue(encoding: Listing(devices)).indentedText)
-            return
+            let listing = try JSONValue(encoding: Listing(devices))
+            print(watch ? listing.text : listing.indentedText)
+        } else {
+            printListing(devices)
         }
+        guard let changes else { return }
+        // Changes go straight to the descriptor, each as it happens: the listing, buffered, goes out first.
+        fflush(nil)
+        FileHandle.standardError.write(Data("watching for cameras to arrive or go away; Ctrl-C stops\n".utf8))
+        for await change in changes.stream {
+            let line = json ? try JSONValue(encoding: Change(change)).text : change.line
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+
+    private func printListing(_ devices: [CaptureDevice]) {
         for (title, group) in [("Cameras", devices.filter(\.isCamera)), ("Microphones", devices.filter { !$0.isCamera })] {
             print("\(title):")
             if group.isEmpty { print("  (none found)") }
@@ -29,6 +47,19 @@ struct Devices: AsyncParsableCommand {
                 }
                 print("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")\(through)]")
                 for format in device.formats { print("      \(format)") }
+            }
+        }
+    }
+
+    /// One line of `--watch --json`.
+    struct Change: Encodable {
+        let change: String
+        let camera: Listing.Entry
+
+        init(_ change: CameraChange) {
+            switch change {
+            case .arrived(let device): self.change = "arrived"; camera = Listing.Entry(device)
+            case .left(let device): self.change = "left"; camera = Listing.Entry(device)
             }
         }
     }
@@ -74,5 +105,44 @@ struct Devices: AsyncParsableCommand {
             cameras = devices.filter(\.isCamera).map(Entry.init)
             microphones = devices.filter { !$0.isCamera }.map(Entry.init)
         }
+    }
+}
+
+/// The camera watch as a stream that Ctrl-C or SIGTERM ends, so `devices --watch` exits cleanly.
+private final class CameraChanges: @unchecked Sendable {
+    let stream: AsyncStream<CameraChange>
+    private let watch: CameraWatch
+    private var signals: [DispatchSourceSignal] = []
+
+    init() throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: CameraChange.self)
+        guard let watch = CameraWatch(report: { continuation.yield($0) }) else {
+            throw CLIError("cannot watch cameras: GStreamer's V4L2 plugin is missing: sudo apt-get install gstreamer1.0-plugins-good")
+        }
+        self.stream = stream
+        self.watch = watch
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.finish() }
+            source.resume()
+            signals.append(source)
+        }
+    }
+
+    deinit {
+        signals.forEach { $0.cancel() }
+        watch.stop()
+    }
+}
+
+extension CameraChange {
+    /// "camera left: ID  NAME  [/dev/video1]", as the listing names cameras.
+    var line: String {
+        let (word, device) = switch self {
+        case .arrived(let device): ("arrived", device)
+        case .left(let device): ("left", device)
+        }
+        return "camera \(word): \(device.id)  \(device.name)  [\(device.node ?? "")]"
     }
 }

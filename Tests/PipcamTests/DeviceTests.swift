@@ -86,6 +86,45 @@ final class DeviceTests: XCTestCase {
         XCTAssertEqual(cameras.count, 2, "each once")
     }
 
+    /// Unbinding vivid's driver takes both cameras away, as pulling a USB hub would; binding it brings them
+    /// back. With PipeWire running (whose device provider hides V4L2's from a device monitor) the watch
+    /// still hears both, and a camera that comes back has the id it had.
+    func testTheWatchSeesCamerasGoAndComeBackWithPipeWireRunning() throws {
+        let folder = try Paths.scratch("vm-watch")
+        let lines = "\(folder)/watch.jsonl"
+        let script = [
+            // Waits (at most 30 s) until the watch has printed `count` lines containing `text`.
+            "seen() { n=0; until [ \"$(grep -c \"$1\" \(lines) 2>/dev/null)\" -ge \"$2\" ]; do n=$((n+1)); [ $n -le 150 ] || return 1; sleep 0.2; done; }",
+            "\(Paths.pipcam) devices --watch --json > \(lines) 2> \(folder)/log.txt & pid=$!",
+            "seen cameras 1",
+            "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind",
+            "seen '\"change\":\"left\"' 2",
+            "echo vivid.0 > /sys/bus/platform/drivers/vivid/bind",
+            "seen '\"change\":\"arrived\"' 2",
+            "kill -INT $pid",
+            "status=0; wait $pid || status=$?",
+            "echo $status > \(folder)/status.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, alsa: "off", pipewire: true)
+        let output = (try? String(contentsOfFile: lines, encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, "the watch printed: \(output)\n\(result.error)")
+        XCTAssertEqual(try String(contentsOfFile: "\(folder)/status.txt", encoding: .utf8), "0\n", "Ctrl-C ends the watch cleanly")
+
+        let objects = try StrictJSON.parseLines(output).map { try XCTUnwrap($0 as? [String: Any]) }
+        let listed = try XCTUnwrap(objects.first?["cameras"] as? [[String: Any]], "the listing comes first")
+        let ids = { (cameras: [[String: Any]]) in Set(cameras.compactMap { $0["id"] as? String }) }
+        XCTAssertEqual(listed.count, 2)
+        let changes = objects.dropFirst()
+        let left = changes.filter { $0["change"] as? String == "left" }.compactMap { $0["camera"] as? [String: Any] }
+        let arrived = changes.filter { $0["change"] as? String == "arrived" }.compactMap { $0["camera"] as? [String: Any] }
+        XCTAssertEqual(changes.count, 4, "each camera left once and came back once: \(output)")
+        XCTAssertEqual(ids(left), ids(listed), "the cameras that left are named as they were listed")
+        XCTAssertEqual(ids(arrived), ids(listed), "a camera that comes back has the id it had")
+        XCTAssertEqual(Set(arrived.compactMap { $0["node"] as? String }), ["/dev/video0", "/dev/video1"])
+        let firstArrival = try XCTUnwrap(changes.firstIndex { $0["change"] as? String == "arrived" })
+        XCTAssertTrue(changes[..<firstArrival].allSatisfy { $0["change"] as? String == "left" }, "both left before either came back")
+    }
+
     func testRecordingTwoWebcamsAndTwoMicrophonesWithoutADescription() throws {
         try checkRecordingWithoutADescription(pipewire: false)
     }

@@ -25,7 +25,7 @@ final class RunningGraph: @unchecked Sendable {
     private let lock = NSLock()
     private var busSubscription: BusSubscription?
     private var pressureWatch: Task<Void, Never>?
-    private var deviceWatch: DeviceWatch?
+    private var cameraWatch: CameraWatch?
 
     init(plan: GraphPlan, configuration: SessionConfiguration) throws {
         self.plan = plan
@@ -108,11 +108,11 @@ final class RunningGraph: @unchecked Sendable {
         })
     }
 
-    /// Keeps the session's bus subscription and device monitor for as long as this graph runs.
-    func attach(subscription: BusSubscription, monitor: DeviceWatch?) {
+    /// Keeps the session's bus subscription and camera watch for as long as this graph runs.
+    func attach(subscription: BusSubscription, cameraWatch watch: CameraWatch?) {
         lock.lock()
         busSubscription = subscription
-        deviceWatch = monitor
+        cameraWatch = watch
         lock.unlock()
     }
 
@@ -124,15 +124,14 @@ final class RunningGraph: @unchecked Sendable {
     /// Lets go of them once the graph has stopped.
     func detach() {
         lock.lock()
-        let subscription = busSubscription, watch = deviceWatch, pressure = pressureWatch
+        let subscription = busSubscription, watch = cameraWatch, pressure = pressureWatch
         busSubscription = nil
-        deviceWatch = nil
+        cameraWatch = nil
         pressureWatch = nil
         lock.unlock()
         pressure?.cancel()
         subscription?.cancel()
-        watch?.monitor.stop()
-        watch?.subscription.cancel()
+        watch?.stop()
     }
 
     /// Frames each camera delivered, and how many of them never reached the picture. While running, up to

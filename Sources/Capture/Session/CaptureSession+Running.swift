@@ -101,7 +101,7 @@ extension CaptureSession {
         let subscription = running.pipeline.bus.subscribe { [weak self] message in
             self?.handle(message, from: running, configuration: configuration)
         }
-        running.attach(subscription: subscription, monitor: watchDevices(configuration))
+        running.attach(subscription: subscription, cameraWatch: watchCameras(configuration))
         locked {
             graph = running
             stopTask = nil
@@ -211,30 +211,18 @@ extension CaptureSession {
         }
     }
 
-    /// Reports devices in use going away and coming back, from the device monitor.
-    private func watchDevices(_ configuration: SessionConfiguration) -> DeviceWatch? {
+    /// Reports cameras in use going away and coming back.
+    private func watchCameras(_ configuration: SessionConfiguration) -> CameraWatch? {
         let watched: [String: String] = Dictionary(uniqueKeysWithValues: configuration.inputs.compactMap { input in
             input.device.isCamera ? input.device.node.map { ($0, input.id) } : nil
         })
         guard !watched.isEmpty else { return nil }
-        guard let monitor = DeviceProvider(factory: "v4l2deviceprovider") else { return nil }
-        let subscription = monitor.bus.subscribe { [weak self] message in
-            switch message.kind {
-            case .deviceRemoved(let device):
-                if let id = device.properties["device.path"].flatMap({ watched[$0] }) { self?.eventContinuation.yield(.interrupted(deviceID: id)) }
-            case .deviceAdded(let device):
-                if let id = device.properties["device.path"].flatMap({ watched[$0] }) { self?.eventContinuation.yield(.interruptionEnded(deviceID: id)) }
-            default:
-                break
+        return CameraWatch { [weak self] change in
+            guard let node = change.camera.node, let id = watched[node] else { return }
+            switch change {
+            case .left: self?.eventContinuation.yield(.interrupted(deviceID: id))
+            case .arrived: self?.eventContinuation.yield(.interruptionEnded(deviceID: id))
             }
         }
-        try? monitor.start()
-        return DeviceWatch(monitor: monitor, subscription: subscription)
     }
-}
-
-/// The device monitor a running graph keeps while it runs.
-struct DeviceWatch {
-    let monitor: DeviceProvider
-    let subscription: BusSubscription
 }
