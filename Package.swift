@@ -22,8 +22,10 @@ let package = Package(
         ),
         // The one V4L2 ioctl the capture layer needs (camera orientation).
         .systemLibrary(name: "CV4L2"),
-        // Layer 2: a thin, safe Swift wrapper of GStreamer.
-        .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        // GIO's D-Bus client, for the desktop's screen-sharing portal.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // Layer 2: a thin, safe Swift wrapper of GStreamer, and of the desktop portal that hands it a screen.
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGio"]),
         // Layer 3: the capture model (sessions, devices, inputs, outputs, connections).
         .target(name: "Capture", dependencies: ["GStreamer", "CV4L2", .product(name: "Yams", package: "Yams")]),
         // Layer 4: the command line.

@@ -53,4 +53,51 @@ final class ScreenCameraTests: XCTestCase {
         let frame = try record(screen: "    screen: default\n    region: {x: 0, y: 90, width: 320, height: 180}", layout: "  main: screen")
         XCTAssertGreaterThan(frame.fraction(x: 10, y: 10, width: 620, height: 200, where: Self.isRed), 0.95, "only the red window was captured")
     }
+
+    /// On a Wayland desktop `screen: default` is the screen the desktop's portal shares (here sway's,
+    /// through xdg-desktop-portal and PipeWire, set to share its one screen without asking): what the
+    /// screen shows is recorded as it changes, and the desktop's token for the share is kept for next time.
+    func testOnWaylandTheScreenIsSharedThroughTheDesktopsPortal() throws {
+        let folder = try Paths.scratch("screen-portal")
+        let description = """
+            preset: low
+            cameras:
+              - name: screen
+                screen: default
+              - name: face
+                synthetic: ball
+            layout:
+              main: screen
+            """
+        try description.write(toFile: "\(folder)/screen.yaml", atomically: true, encoding: .utf8)
+        let file = "\(folder)/screen.mkv"
+        // The screen is red when the recording starts and is painted blue a second after it does.
+        let script = [
+            "\(Paths.pipcam) record \(file) --pipeline \(folder)/screen.yaml --duration 6 > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
+            "n=0; until grep -q '^recording' \(folder)/log.txt; do n=$((n+1)); [ $n -le 300 ] || break; sleep 0.1; done",
+            "sleep 1",
+            "swaymsg -q output HEADLESS-1 background '#0000ff' solid_color",
+            "status=0; wait $pid || status=$?",
+            "exit $status",
+        ].joined(separator: "\n")
+        let result = try Command.run(["\(Paths.repository)/scripts/with-wayland-desktop", "--", "sh", "-c", script],
+                                     environment: ["XDG_STATE_HOME": "\(folder)/state"])
+        if result.status == 77 {
+            print("!!!!! PORTAL TEST SKIPPED: \(result.error.split(separator: "\n").first ?? "")")
+            throw XCTSkip("the Wayland desktop could not run: \(result.error)")
+        }
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, "pipcam said: \(log)\n\(result.error)")
+        XCTAssertTrue(log.contains("shared through the desktop's portal"), log)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+
+        let isBlue = { (p: (r: Int, g: Int, b: Int)) in p.b > 200 && p.r < 60 && p.g < 60 }
+        let first = try DecodedFrame(path: file, at: 0.2, width: 640, height: 360)
+        XCTAssertGreaterThan(first.fraction(x: 20, y: 20, width: 380, height: 180, where: Self.isRed), 0.98, "the red screen, full frame")
+        let last = try DecodedFrame(path: file, at: 5.5, width: 640, height: 360)
+        XCTAssertGreaterThan(last.fraction(x: 20, y: 20, width: 380, height: 180, where: isBlue), 0.98, "the screen as it changed")
+        XCTAssertFalse(last.fraction(x: 436, y: 240, width: 180, height: 96, where: isBlue) > 0.9, "the face is the inset")
+        let token = try String(contentsOfFile: "\(folder)/state/pipcam/screen-share-token", encoding: .utf8)
+        XCTAssertFalse(token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "the desktop's token for sharing again without asking")
+    }
 }

@@ -16,7 +16,7 @@ extension SessionConfiguration {
             switch input.device.source {
             case .v4l2, .pipewire: origin = .device
             // A screen costs what a clip does: a full picture to convert and scale each frame.
-            case .file, .screen: origin = .file
+            case .file, .screen, .screencast: origin = .file
             default: origin = .synthetic
             }
             let composed = movieConnections(.video).contains { $0.inputPorts.contains(input.port) }

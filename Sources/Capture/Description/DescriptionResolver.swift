@@ -37,6 +37,9 @@ extension PipelineDescription {
                     throw entry.location.error("no \(kind == .video ? "camera" : "microphone") matches \(Self.describe(entry.spec)) (present: \(present.isEmpty ? "none" : present.joined(separator: ", ")))")
                 }
                 if let facing = entry.facing { device.position = facing }
+                if case .screencast = device.source {
+                    notes.append("\(entry.name): the screen is shared through the desktop's portal when recording starts; the desktop may ask which screen")
+                }
                 try add(device, entry: entry, to: &configuration, movie: movie)
             }
         }
@@ -120,10 +123,21 @@ extension PipelineDescription {
             }
             return .fileCamera(id: entry.name, path: resolved)
         case .screen(let display, let region, let showsPointer):
+            if Self.sharesThroughPortal(display) {
+                // The portal shares whole screens; the user picks which.
+                if region != nil { throw entry.location.error("a region applies to an X display's screen; 'screen: \(display)' is shared whole through the desktop's portal") }
+                return .screencastCamera(id: entry.name, showsPointer: showsPointer)
+            }
             // Without a display there is no screen here, as a camera that is not plugged in (stand-ins apply).
             guard let name = Self.displayName(display) else { return nil }
             return .screenCamera(id: entry.name, display: name, region: region, showsPointer: showsPointer)
         }
+    }
+
+    /// Whether a screen camera is shared through the desktop's portal: "portal" says so, and "default"
+    /// means it on a Wayland desktop, where an X client would see only other X clients' windows.
+    static func sharesThroughPortal(_ display: String) -> Bool {
+        display == "portal" || (display == "default" && !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty)
     }
 
     /// The X display a screen camera names: "default" is the one in DISPLAY, if any.
@@ -141,7 +155,9 @@ extension PipelineDescription {
         case .syntheticMicrophone(let frequency): return "tone \(frequency) Hz"
         case .desktopDefault: return SoundServer.isRunning() ? "the desktop's default input" : "the desktop's default input (no PipeWire or PulseAudio server is running)"
         case .file(let path): return "clip \(path)"
-        case .screen(let display, _, _): return displayName(display) == nil ? "the screen (DISPLAY is not set)" : "screen \(display)"
+        case .screen(let display, _, _):
+            if sharesThroughPortal(display) { return "the screen shared through the desktop's portal" }
+            return displayName(display) == nil ? "the screen (DISPLAY is not set)" : "screen \(display)"
         }
     }
 }

@@ -31,6 +31,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         /// An X display's screen, or a region of it, captured as a camera (ximagesrc): the tutorial maker's
         /// screen with a face in a corner.
         case screen(display: String, region: ScreenRegion?, showsPointer: Bool)
+        /// The screen the user shares through the desktop's portal (pipewiresrc): on Wayland, where no
+        /// program may read the screen itself. The session asks for it when it starts.
+        case screencast(showsPointer: Bool)
     }
 
     /// Stable across reboots where the system allows: /dev/v4l/by-id link, then by-path, then the node;
@@ -91,6 +94,11 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     /// An X display's screen (a display name such as ":0"), whole or a region of it, as a camera.
     public static func screenCamera(id: String, display: String, region: ScreenRegion? = nil, showsPointer: Bool = true) -> CaptureDevice {
         CaptureDevice(id: id, name: "Screen \(display)", mediaType: .video, source: .screen(display: display, region: region, showsPointer: showsPointer))
+    }
+
+    /// The screen the desktop's portal shares, as a camera.
+    public static func screencastCamera(id: String, showsPointer: Bool = true) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Shared screen", mediaType: .video, source: .screencast(showsPointer: showsPointer))
     }
 
     /// A source of the desktop's sound server by its name, or its default input.

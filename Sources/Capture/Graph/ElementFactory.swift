@@ -8,7 +8,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     // Core elements (libgstcoreelements).
     case queue, tee, capsfilter, valve, clocksync, filesrc, filesink, fakesink
     // Base plugins.
-    case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, compositor
+    case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, videorate, compositor
     case audioconvert, audioresample, audiomixer, opusenc, decodebin
     // Good plugins.
     case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
@@ -36,7 +36,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     public var package: String {
         switch self {
         case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink: "libgstreamer1.0-0"
-        case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .compositor,
+        case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
              .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc: "gstreamer1.0-plugins-good"
         case .alsasrc: "gstreamer1.0-alsa"
@@ -58,7 +58,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .vah264enc, .vah264lpenc: ("hardware H.264 encoding", "add a VA-API driver (intel-media-va-driver or mesa-va-drivers)")
         case .v4l2h264enc: ("hardware H.264 encoding on boards", "use a board with a V4L2 encoder device")
         case .pulsesrc: ("microphones through PulseAudio", nil)
-        case .pipewiresrc: ("cameras and microphones through PipeWire", nil)
+        case .pipewiresrc: ("cameras through PipeWire, and the screen on Wayland desktops", nil)
         default: nil
         }
     }

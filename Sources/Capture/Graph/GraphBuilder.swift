@@ -399,6 +399,18 @@ struct GraphBuilder {
             let scale = plan.add("\(prefix)-scale", .videoscale)
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
             plan.chain([source, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
+        case .screencast:
+            // The portal's stream sends a picture when the screen changes, at a rate of its own: the last one
+            // is sent again every 100 ms while nothing changes, and videorate makes the mode's steady rate.
+            // Its pictures are copied out of the desktop's few shared buffers, which videorate and the
+            // compositor would otherwise hold on to while the desktop waits for them back.
+            let source = plan.add("\(prefix)-src", .pipewiresrc, [("keepalive-time", .int(100)), ("always-copy", .bool(true))])
+            plan.screencasts[source] = input.id
+            let rate = plan.add("\(prefix)-rate", .videorate)
+            let convert = plan.add("\(prefix)-convert", .videoconvert)
+            let scale = plan.add("\(prefix)-scale", .videoscale)
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
+            plan.chain([source, rate, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
         case .alsa, .tone, .soundServer:
             break
         }

@@ -33,6 +33,9 @@ public struct GraphPlan: Sendable {
     public private(set) var links: [Link] = []
     /// Appsrc elements that replay a mapped raw clip (see `Y4MClip`), with the clip's path.
     public var mappedClips: [String: String] = [:]
+    /// pipewiresrc elements that read a screen shared through the desktop's portal, with the input's id:
+    /// the share (its PipeWire connection and node) is known only when the session starts.
+    public var screencasts: [String: String] = [:]
     /// Compositor sink pad of each composed camera, by input id.
     public var compositorPads: [String: String] = [:]
     /// The caps filters that set what each camera captures; they change while running (see `isLive`).

@@ -27,9 +27,16 @@ final class RunningGraph: @unchecked Sendable {
     private var pressureWatch: Task<Void, Never>?
     private var cameraWatch: CameraWatch?
 
-    init(plan: GraphPlan, configuration: SessionConfiguration) throws {
+    /// `screens` are the shares of the screens the plan reads through the desktop's portal, by input id.
+    init(plan: GraphPlan, configuration: SessionConfiguration, screens: [String: ScreenCastPortal.Grant] = [:]) throws {
         self.plan = plan
         pipeline = try PipelineAssembler.assemble(plan)
+        for (name, inputID) in plan.screencasts {
+            guard let share = screens[inputID], let source = pipeline.element(named: name) else { continue }
+            // pipewiresrc takes a copy of the descriptor: the share keeps its own until it ends.
+            try source.set("fd", Int32(share.fd))
+            try source.set("path", String(share.node))
+        }
         for (name, path) in plan.mappedClips {
             guard let source = pipeline.element(named: name) as? AppSource else { continue }
             source.feed(try Y4MClip(path: path).feed)

@@ -167,6 +167,7 @@ struct PhotoCapture {
         case .testPattern(let pattern, _, _): return ["pattern": pattern]
         case .file(let path): return ["clip": path]
         case .screen(let display, _, _): return ["screen": display]
+        case .screencast: return ["screen": "portal"]
         default: return [:]
         }
     }

@@ -13,7 +13,9 @@ extension CaptureSession {
                 self.moviePathBase = configuration.movieFile?.path
                 self.segment = 1
             }
-            try await self.start(try RunningGraph(plan: try configuration.graphPlan(), configuration: configuration), configuration)
+            let plan = try configuration.graphPlan()
+            let screens = try await self.shareScreens(for: configuration)
+            try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: screens), configuration)
         }
     }
 
@@ -21,7 +23,10 @@ extension CaptureSession {
     /// (`stopRunning`). The summary says whether the file was finalized.
     @discardableResult
     public func stopRunning() async throws -> RecordingSummary {
-        try await operations.run { await self.stop(segmentOnly: false) }
+        try await operations.run {
+            defer { self.endScreenShares() }
+            return await self.stop(segmentOnly: false)
+        }
     }
 
     /// Stops the running graph, or waits for a stop already under way.
@@ -55,14 +60,14 @@ extension CaptureSession {
         // A new graph starts as configured; its own sampler steps down again if it must.
         next.throttle = nil
         // Built and linked, but not started: the old graph still holds the devices.
-        let prepared = try RunningGraph(plan: try next.graphPlan(), configuration: next)
+        let prepared = try RunningGraph(plan: try next.graphPlan(), configuration: next, screens: try await shareScreens(for: next))
         _ = await stop(segmentOnly: true)
         do {
             try await start(prepared, next)
         } catch {
             // Go back to what ran before, into a file of its own, so the recording goes on.
             let restored = nextSegment(of: previous, after: next)
-            try? await start(try RunningGraph(plan: try restored.graphPlan(), configuration: restored), restored)
+            try? await start(try RunningGraph(plan: try restored.graphPlan(), configuration: restored, screens: locked { screens }), restored)
             throw ConfigurationError("the new configuration did not start, the previous one goes on: \(error)")
         }
     }

@@ -19,6 +19,8 @@ public final class CaptureSession: @unchecked Sendable {
     /// The file a recording started with, and how many files it has been split into by structural commits.
     var moviePathBase: String?
     var segment = 1
+    /// Screens shared through the desktop's portal, by input id (see CaptureSession+Screens).
+    var screens: [String: ScreenCastPortal.Grant] = [:]
     let operations = OperationChain()
     let eventContinuation: AsyncStream<SessionEvent>.Continuation
 
