@@ -135,7 +135,8 @@ final class DeviceTests: XCTestCase {
     }
 
     /// A camera PipeWire streams from for another program cannot be opened directly (V4L2 lets one program
-    /// capture at a time): pipcam shares it through PipeWire and records both cameras.
+    /// capture at a time): pipcam shares it through PipeWire and records both cameras, and both microphones
+    /// with their tones.
     func testACameraPipeWireStreamsForAnotherProgramIsSharedThroughPipeWire() throws {
         let folder = try Paths.scratch("vm-shared")
         let file = "\(folder)/shared.mkv"
@@ -143,11 +144,14 @@ final class DeviceTests: XCTestCase {
             // Another program watches the default camera through PipeWire, as a video call would.
             "gst-launch-1.0 -v pipewiresrc ! video/x-raw,format=YUY2,width=640,height=360,framerate=30/1 ! fakesink silent=false > \(folder)/other.txt 2>&1 &",
             "until grep -qs chain \(folder)/other.txt; do sleep 0.2; done",
+            Self.tone(440, into: "hw:Loopback,1,0"),
+            Self.tone(880, into: "hw:Loopback,0,0"),
+            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
             "\(Paths.pipcam) devices --json > \(folder)/devices.json",
-            "timeout -s INT 120 \(Paths.pipcam) record \(file) --duration 3 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
+            "timeout -s INT 120 \(Paths.pipcam) record \(file) --duration 4 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
             "grep -c chain \(folder)/other.txt > \(folder)/other-before.txt; sleep 1; grep -c chain \(folder)/other.txt > \(folder)/other-after.txt",
         ].joined(separator: "\n")
-        let result = try inVM(script, folder: folder, pipewire: true)
+        let result = try inVM(script, folder: folder, alsa: "snd-aloop index=0 id=Loopback", pipewire: true)
         let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
         XCTAssertEqual(result.status, 0, result.error + log)
 
@@ -156,10 +160,12 @@ final class DeviceTests: XCTestCase {
         XCTAssertEqual(cameras.compactMap { $0["capture"] as? String }.sorted(), ["pipewire", "v4l2"], "the streamed camera is shared, the other opened")
         let probe = try MediaProbe(path: file)
         XCTAssertEqual(probe.videoStreams.map(\.codecName), ["h264"])
-        XCTAssertEqual(try XCTUnwrap(probe.duration), 3, accuracy: 0.2)
+        XCTAssertEqual(try XCTUnwrap(probe.duration), 4, accuracy: 0.2)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
         let summary = try String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)
         XCTAssertFalse(summary.contains(" 0 frames"), "both cameras delivered: \(summary)")
+        XCTAssertEqual(probe.audioStreams.map(\.channels), [2, 1, 1], "the mix, then each microphone")
+        try assertMicrophonesHear([1: 440, 2: 880], in: file, log: log)
         // The other program kept its pictures all along.
         let before = Int(try String(contentsOfFile: "\(folder)/other-before.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         let after = Int(try String(contentsOfFile: "\(folder)/other-after.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
