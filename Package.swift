@@ -24,19 +24,21 @@ let package = Package(
         .systemLibrary(name: "CV4L2"),
         // GIO's D-Bus client, for the desktop's screen-sharing portal.
         .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // Shared state behind a lock, and blocking waits kept off Swift's cooperative threads: used by every layer.
+        .target(name: "Locking"),
         // Layer 2: a thin, safe Swift wrapper of GStreamer, and of the desktop portal that hands it a screen.
-        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGio"]),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGio", "Locking"]),
         // Layer 3: the capture model (sessions, devices, inputs, outputs, connections).
-        .target(name: "Capture", dependencies: ["GStreamer", "CV4L2", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Capture", dependencies: ["GStreamer", "CV4L2", "Locking", .product(name: "Yams", package: "Yams")]),
         // Layer 4: the command line.
         .executableTarget(
             name: "pipcam",
-            dependencies: ["Capture", "GStreamer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Capture", "Locking", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // What the tests share: running commands, and reading recordings back with ffprobe and ffmpeg.
         .target(name: "PipcamTestSupport", path: "Tests/Support"),
-        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PipcamTestSupport"]),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Locking", "PipcamTestSupport"]),
         .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "PipcamTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

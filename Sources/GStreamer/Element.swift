@@ -1,4 +1,5 @@
 import CGStreamer
+import Locking
 import Foundation
 
 /// A GStreamer element. Made from a factory name with its properties in one expression:
@@ -197,13 +198,6 @@ public class Element: Object, @unchecked Sendable {
         return State(current)
     }
 
-    /// Brings a child added to a running bin to the bin's state.
-    public func syncStateWithParent() throws {
-        guard gst_element_sync_state_with_parent(element) != 0 else {
-            throw GStreamerError.stateChangeFailed(element: name, target: "its parent's state")
-        }
-    }
-
     // MARK: events and queries
 
     /// Sends end-of-stream into the element (for a pipeline: into every source).
@@ -237,17 +231,4 @@ public class Element: Object, @unchecked Sendable {
 private final class PadAddedBox {
     let body: @Sendable (Pad) -> Void
     init(_ body: @escaping @Sendable (Pad) -> Void) { self.body = body }
-}
-
-/// Runs a blocking GStreamer call on a dedicated thread and resumes the caller when it returns,
-/// so that waits of several seconds never hold a thread of Swift's cooperative pool.
-enum Blocking {
-    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                Thread.current.name = "gst-wait"
-                continuation.resume(with: Result { try body() })
-            }.start()
-        }
-    }
 }

@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import Locking
 
 /// A top-level bin with a clock and a bus. The wrapper that created the pipeline owns its run state:
 /// it brings it to NULL before letting go, as GStreamer requires.

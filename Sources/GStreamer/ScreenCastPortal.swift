@@ -1,5 +1,6 @@
 import CGio
 import Foundation
+import Locking
 
 /// The screen through the desktop's portal (org.freedesktop.portal.ScreenCast): on Wayland no program
 /// may read the screen itself; it asks the portal, the desktop asks the user which screen to share (or
@@ -52,36 +53,28 @@ public enum ScreenCastPortal {
 
     /// Asks the desktop to share one screen. `restoreToken` from an earlier grant lets the desktop share
     /// the same screen again without asking. Runs on a thread of its own: the user may take a while to
-    /// choose, and Swift's cooperative threads must not wait for that.
-    public static func share(showsPointer: Bool, restoreToken: String?, timeout: Duration = .seconds(120)) async throws -> Grant {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    continuation.resume(returning: try shareNow(showsPointer: showsPointer, restoreToken: restoreToken, timeout: timeout))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.name = "pipcam-screencast-portal"
-            thread.start()
-        }
+    /// choose, and Swift's cooperative threads must not wait for that. `isCancelled` is asked ten times a
+    /// second while the desktop has not answered: a recording stopped meanwhile does not wait for the user.
+    public static func share(showsPointer: Bool, restoreToken: String?, timeout: Duration = .seconds(120),
+                             isCancelled: @escaping @Sendable () -> Bool = { false }) async throws -> Grant {
+        try await Blocking.run { try shareNow(showsPointer: showsPointer, restoreToken: restoreToken, timeout: timeout, isCancelled: isCancelled) }
     }
 
-    private static func shareNow(showsPointer: Bool, restoreToken: String?, timeout: Duration) throws -> Grant {
+    private static func shareNow(showsPointer: Bool, restoreToken: String?, timeout: Duration, isCancelled: () -> Bool) throws -> Grant {
         let connection = try Connection()
         var succeeded = false
         defer { if !succeeded { connection.close() } }
-        guard let sourceTypes = try? connection.property("AvailableSourceTypes", timeout: 10).flatMap(Variant.uint32), sourceTypes & 1 != 0 else {
+        guard let sourceTypes = try? connection.property("AvailableSourceTypes", timeout: 10)?.uint32, sourceTypes & 1 != 0 else {
             throw Failure(description: "the desktop offers no screen sharing (no xdg-desktop-portal with a ScreenCast backend answers)")
         }
-        let version = (try? connection.property("version", timeout: 10)).flatMap(Variant.uint32) ?? 1
-        let cursorModes = (try? connection.property("AvailableCursorModes", timeout: 10)).flatMap(Variant.uint32) ?? 0
+        let version = (try? connection.property("version", timeout: 10))??.uint32 ?? 1
+        let cursorModes = (try? connection.property("AvailableCursorModes", timeout: 10))??.uint32 ?? 0
         let deadline = ContinuousClock.now + timeout
 
-        let created = try connection.request("CreateSession", deadline: deadline) { token in
+        let created = try connection.request("CreateSession", deadline: deadline, isCancelled: isCancelled) { token in
             [Variant.options(["handle_token": Variant.string(token), "session_handle_token": Variant.string("pipcam\(token)")])]
         }
-        guard let session = created["session_handle"].flatMap(Variant.string) else {
+        guard let session = created["session_handle"]?.string else {
             throw Failure(description: "the screen-sharing portal made no session")
         }
         var selection: [String: OpaquePointer] = ["types": Variant.uint32(1), "multiple": Variant.bool(false)]
@@ -93,25 +86,25 @@ public enum ScreenCastPortal {
             selection["persist_mode"] = Variant.uint32(2)
             if let restoreToken { selection["restore_token"] = Variant.string(restoreToken) }
         }
-        _ = try connection.request("SelectSources", deadline: deadline) { token in
+        _ = try connection.request("SelectSources", deadline: deadline, isCancelled: isCancelled) { token in
             selection["handle_token"] = Variant.string(token)
             return [Variant.objectPath(session), Variant.options(selection)]
         }
-        let started = try connection.request("Start", deadline: deadline) { token in
+        let started = try connection.request("Start", deadline: deadline, isCancelled: isCancelled) { token in
             [Variant.objectPath(session), Variant.string(""), Variant.options(["handle_token": Variant.string(token)])]
         }
-        guard let streams = started["streams"], let first = Variant.children(streams).first else {
+        guard let streams = started["streams"], let first = streams.children.first else {
             throw Failure(description: "the screen-sharing portal shared no screen")
         }
-        let parts = Variant.children(first)
-        guard parts.count == 2, let node = Variant.uint32(parts[0]) else { throw Failure(description: "the screen-sharing portal answered with an unknown stream") }
-        let size = Variant.lookup(parts[1], "size").map(Variant.children).flatMap { pair -> (Int, Int)? in
-            guard pair.count == 2, let width = Variant.int32(pair[0]), let height = Variant.int32(pair[1]) else { return nil }
+        let parts = first.children
+        guard parts.count == 2, let node = parts[0].uint32 else { throw Failure(description: "the screen-sharing portal answered with an unknown stream") }
+        let size = parts[1].entries["size"].map(\.children).flatMap { pair -> (Int, Int)? in
+            guard pair.count == 2, let width = pair[0].int32, let height = pair[1].int32 else { return nil }
             return (Int(width), Int(height))
         }
         let fd = try connection.openPipeWireRemote(session: session)
         succeeded = true
-        return Grant(fd: fd, node: node, size: size, restoreToken: started["restore_token"].flatMap(Variant.string),
+        return Grant(fd: fd, node: node, size: size, restoreToken: started["restore_token"]?.string,
                      connection: connection, session: session)
     }
 }
@@ -159,22 +152,20 @@ private final class Connection: @unchecked Sendable {
     }
 
     /// A ScreenCast property, or nil when the portal does not answer within `timeout` seconds.
-    func property(_ name: String, timeout: Int32) throws -> OpaquePointer? {
+    func property(_ name: String, timeout: Int32) throws -> ReadValue? {
         var error: UnsafeMutablePointer<GError>?
         let arguments = Variant.tuple([Variant.string(Self.screenCast), Variant.string(name)])
         guard let reply = g_dbus_connection_call_sync(connection, Self.portal, Self.desktopPath, "org.freedesktop.DBus.Properties", "Get",
                                                       arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeout * 1000, nil, &error) else {
             throw ScreenCastPortal.Failure(description: Self.take(error))
         }
-        defer { g_variant_unref(reply) }
         // (v) → the value inside the variant.
-        guard let boxed = Variant.children(reply).first else { return nil }
-        return g_variant_get_variant(boxed)
+        return ReadValue(owning: reply).children.first?.unboxed
     }
 
     /// Calls a ScreenCast method that answers through a Request object's Response signal, and waits for
     /// that answer on this connection's own main context. Returns the answer's results.
-    func request(_ method: String, deadline: ContinuousClock.Instant, arguments: (String) -> [OpaquePointer]) throws -> [String: OpaquePointer] {
+    func request(_ method: String, deadline: ContinuousClock.Instant, isCancelled: () -> Bool, arguments: (String) -> [OpaquePointer]) throws -> [String: ReadValue] {
         tokens += 1
         let token = "pipcam\(getpid())_\(tokens)"
         let sender = String(cString: g_dbus_connection_get_unique_name(connection)).dropFirst().replacingOccurrences(of: ".", with: "_")
@@ -191,7 +182,11 @@ private final class Connection: @unchecked Sendable {
             }, box.toOpaque(), { data in
                 if let data { Unmanaged<Answer>.fromOpaque(data).release() }
             })
-        defer { g_dbus_connection_signal_unsubscribe(connection, subscription) }
+        defer {
+            g_dbus_connection_signal_unsubscribe(connection, subscription)
+            // Lets GLib release the subscription's answer, which it does from this context.
+            while g_main_context_iteration(context, 0) != 0 {}
+        }
 
         var error: UnsafeMutablePointer<GError>?
         guard let reply = g_dbus_connection_call_sync(connection, Self.portal, Self.desktopPath, Self.screenCast, method,
@@ -200,6 +195,7 @@ private final class Connection: @unchecked Sendable {
         }
         g_variant_unref(reply)
         while answer.code == nil {
+            if isCancelled() { throw ScreenCastPortal.Failure(description: "screen sharing was cancelled") }
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else {
                 throw ScreenCastPortal.Failure(description: "the desktop did not answer the request to share the screen in time")
@@ -235,11 +231,9 @@ private final class Connection: @unchecked Sendable {
                                                                         arguments, nil, G_DBUS_CALL_FLAGS_NONE, 30_000, nil, &fds, nil, &error) else {
             throw ScreenCastPortal.Failure(description: "the screen-sharing portal gave no PipeWire connection: \(Self.take(error))")
         }
-        defer {
-            g_variant_unref(reply)
-            if let fds { g_object_unref(fds) }
-        }
-        guard let fds, let handle = Variant.children(reply).first.flatMap(Variant.handle) else {
+        let answer = ReadValue(owning: reply)
+        defer { if let fds { g_object_unref(fds) } }
+        guard let fds, let handle = answer.children.first?.handle else {
             throw ScreenCastPortal.Failure(description: "the screen-sharing portal gave no PipeWire connection")
         }
         let fd = g_unix_fd_list_get(fds, handle, &error)
@@ -251,18 +245,17 @@ private final class Connection: @unchecked Sendable {
 /// What a Request's Response signal carried: the response code (0 done, 1 cancelled, 2 other) and results.
 private final class Answer: @unchecked Sendable {
     var code: UInt32?
-    var results: [String: OpaquePointer] = [:]
+    var results: [String: ReadValue] = [:]
 
     func received(_ parameters: OpaquePointer) {
-        let parts = Variant.children(parameters)
+        let parts = ReadValue(borrowing: parameters).children
         guard parts.count == 2 else { return }
-        code = Variant.uint32(parts[0]) ?? 2
-        results = Variant.entries(parts[1])
+        code = parts[0].uint32 ?? 2
+        results = parts[1].entries
     }
 }
 
-/// GVariant values made and read from Swift. Made values are floating: the call or container they go
-/// into owns them. Read values are references nobody frees; the few a share reads live as long as it.
+/// GVariant values made from Swift. Made values are floating: the call or container they go into owns them.
 private enum Variant {
     static func string(_ text: String) -> OpaquePointer { g_variant_new_string(text) }
     static func objectPath(_ path: String) -> OpaquePointer { g_variant_new_object_path(path) }
@@ -283,36 +276,42 @@ private enum Variant {
         }
         return g_variant_builder_end(builder)
     }
+}
 
-    static func children(_ value: OpaquePointer) -> [OpaquePointer] {
-        let variant = value
-        guard g_variant_is_container(variant) != 0 else { return [] }
-        return (0..<g_variant_n_children(variant)).compactMap { g_variant_get_child_value(variant, $0) }
+/// A GVariant read from an answer: a reference of our own, let go with the value.
+private final class ReadValue {
+    let raw: OpaquePointer
+
+    /// Takes over a reference the caller owns.
+    init(owning raw: OpaquePointer) { self.raw = raw }
+    /// Takes a reference of its own to a value borrowed for the moment (a signal's parameters).
+    init(borrowing raw: OpaquePointer) { self.raw = g_variant_ref(raw) }
+
+    deinit { g_variant_unref(raw) }
+
+    var children: [ReadValue] {
+        guard g_variant_is_container(raw) != 0 else { return [] }
+        return (0..<g_variant_n_children(raw)).compactMap { g_variant_get_child_value(raw, $0).map(ReadValue.init(owning:)) }
     }
 
+    /// The value inside a variant (v).
+    var unboxed: ReadValue? { g_variant_get_variant(raw).map(ReadValue.init(owning:)) }
+
     /// An a{sv} dictionary's entries, the values unboxed.
-    static func entries(_ value: OpaquePointer) -> [String: OpaquePointer] {
-        var result: [String: OpaquePointer] = [:]
-        for entry in children(value) {
-            let pair = children(entry)
-            guard pair.count == 2, let key = string(pair[0]), let inner = g_variant_get_variant(pair[1]) else { continue }
-            result[key] = inner
+    var entries: [String: ReadValue] {
+        var result: [String: ReadValue] = [:]
+        for entry in children {
+            let pair = entry.children
+            guard pair.count == 2, let key = pair[0].string, let value = pair[1].unboxed else { continue }
+            result[key] = value
         }
         return result
     }
 
-    static func lookup(_ dictionary: OpaquePointer, _ key: String) -> OpaquePointer? {
-        entries(dictionary)[key]
-    }
+    private var type: String { String(cString: g_variant_get_type_string(raw)) }
 
-    private static func type(_ value: OpaquePointer) -> String { String(cString: g_variant_get_type_string(value)) }
-
-    static func string(_ value: OpaquePointer) -> String? {
-        guard ["s", "o"].contains(type(value)) else { return nil }
-        return String(cString: g_variant_get_string(value, nil))
-    }
-
-    static func uint32(_ value: OpaquePointer) -> UInt32? { type(value) == "u" ? g_variant_get_uint32(value) : nil }
-    static func int32(_ value: OpaquePointer) -> Int32? { type(value) == "i" ? g_variant_get_int32(value) : nil }
-    static func handle(_ value: OpaquePointer) -> Int32? { type(value) == "h" ? g_variant_get_handle(value) : nil }
+    var string: String? { ["s", "o"].contains(type) ? String(cString: g_variant_get_string(raw, nil)) : nil }
+    var uint32: UInt32? { type == "u" ? g_variant_get_uint32(raw) : nil }
+    var int32: Int32? { type == "i" ? g_variant_get_int32(raw) : nil }
+    var handle: Int32? { type == "h" ? g_variant_get_handle(raw) : nil }
 }

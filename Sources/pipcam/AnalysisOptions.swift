@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Foundation
+import Locking
 
 /// `record --analyze FILE.jsonl`: per-frame brightness and motion, per-buffer sound levels, and scene
 /// advice, written as JSON lines while recording.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Capture
 import Foundation
-import GStreamer
 
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +25,6 @@ struct Check: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try Gst.initialize()
         let configuration: SessionConfiguration
         if let pipeline {
             let notes: [String]

@@ -1,5 +1,5 @@
 import Foundation
-import GStreamer
+import Locking
 
 /// `--control PATH`: a Unix domain socket for scripts. Each line a client writes is one command; each
 /// gets one line back. Clients are served one line at a time each, in the order they write.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Capture
 import Foundation
-import GStreamer
 
 struct Describe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,13 +16,12 @@ struct Describe: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        try Gst.initialize()
         let (configuration, notes) = try SessionLoading.fromDescription(file, outputPath: output, standIns: true)
         let plan = try configuration.graphPlan()
         print(plan.launchLine)
         for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         if let dot {
-            try plan.buildPipeline().writeDotGraph(to: dot)
+            try plan.writeDotGraph(to: dot)
             FileHandle.standardError.write(Data("wrote \(dot)\n".utf8))
         }
     }

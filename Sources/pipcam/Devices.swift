@@ -1,7 +1,6 @@
 import ArgumentParser
 import Capture
 import Foundation
-import GStreamer
 
 struct Devices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List cameras and microphones with ids, positions and formats.")
@@ -13,7 +12,6 @@ struct Devices: AsyncParsableCommand {
     var watch = false
 
     func run() async throws {
-        try Gst.initialize()
         // Started before the listing, so a camera that comes or goes while it is made is not missed.
         let changes = watch ? try CameraChanges() : nil
         let devices = DeviceDiscovery.devices()

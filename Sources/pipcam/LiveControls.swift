@@ -1,6 +1,6 @@
 import Capture
 import Foundation
-import GStreamer
+import Locking
 
 /// Everything that changes a running session from outside: the control socket, the terminal's keys, the
 /// preview window's keys, SIGUSR1 (a photo: `kill -USR1 <pid>`), and the preview's overlay line. Started

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Capture
 import Foundation
-import GStreamer
 
 /// `pipcam photo OUTDIR`: starts the cameras, takes one capture (a still per camera at its full size,
 /// the composed picture, thumbnails and a sidecar), and stops.
@@ -22,7 +21,6 @@ struct Photo: AsyncParsableCommand {
     var photo: PhotoOptions
 
     func run() async throws {
-        try Gst.initialize()
         let directory = try PhotoOptions.checkFolder(folder)
         // The composed picture is the recording's: the session records, to a scratch file removed at the end.
         let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pipcam-photo-\(getpid()).mkv").path

@@ -1,5 +1,5 @@
 import ArgumentParser
-import GStreamer
+import Capture
 
 @main
 struct Pipcam: AsyncParsableCommand {
@@ -9,7 +9,22 @@ struct Pipcam: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipcam",
         abstract: "Record two cameras and two microphones at once, picture-in-picture, into one Matroska file.",
-        version: "pipcam \(version) (\(Gst.version))",
+        version: "pipcam \(version) (\(CaptureRuntime.libraryVersion))",
         subcommands: [Record.self, Preview.self, Photo.self, Check.self, Devices.self, Validate.self, Describe.self]
     )
+
+    /// Parses the command line, starts the capture layer once (not for --help or --version), and runs the command.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            try CaptureRuntime.start()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Capture
 import Foundation
-import GStreamer
 
 /// `pipcam preview`: the cameras in a window, composed as the layout says, with nothing recorded.
 struct Preview: AsyncParsableCommand {
@@ -24,7 +23,6 @@ struct Preview: AsyncParsableCommand {
     var photo: PhotoOptions
 
     func run() async throws {
-        try Gst.initialize()
         let preview = try live.previewOutput()
         // Loaded as for a recording, then the movie file is taken away: the preview composes on its own.
         var configuration = try SessionLoading.load(pipeline: devices.pipeline, cameraIDs: devices.cameras, outputPath: "preview.mkv", standIns: devices.standIns)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Capture
 import Foundation
-import GStreamer
+import Locking
 
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,7 +60,6 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try Gst.initialize()
         var configuration: SessionConfiguration
         let path: String
         if let pipeline = devices.pipeline {

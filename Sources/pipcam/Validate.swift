@@ -1,7 +1,6 @@
 import ArgumentParser
 import Capture
 import Foundation
-import GStreamer
 
 struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,10 +10,9 @@ struct Validate: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        try Gst.initialize()
         let (configuration, notes) = try SessionLoading.fromDescription(file, outputPath: "/dev/null", standIns: true)
         let plan = try configuration.graphPlan()
-        _ = try plan.buildPipeline()
+        try plan.checkBuilds()
         let cameras = configuration.inputs.filter(\.device.isCamera).count
         let microphones = configuration.inputs.count - cameras
         print("\(file): valid (\(cameras) cameras, \(microphones) microphones, \(plan.outputSize.width)x\(plan.outputSize.height) at \(plan.frameRate) fps, \(plan.nodes.count) elements)")

@@ -3,6 +3,7 @@ import Foundation
 import GStreamer
 import PipcamTestSupport
 import XCTest
+import Locking
 
 /// Video and audio data outputs on real recordings: what they deliver, in what order, and that a slow
 /// consumer never costs the recording a frame.

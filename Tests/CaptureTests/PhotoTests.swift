@@ -3,6 +3,7 @@ import Foundation
 import GStreamer
 import PipcamTestSupport
 import XCTest
+import Locking
 
 /// Photos taken from running sessions: files read back with ffprobe and ffmpeg, the recording checked
 /// for every frame.

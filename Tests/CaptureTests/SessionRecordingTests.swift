@@ -2,6 +2,7 @@
 import GStreamer
 import PipcamTestSupport
 import XCTest
+import Locking
 
 /// Sessions recording real files from synthetic devices, checked with ffprobe and decoded pixels.
 final class SessionRecordingTests: XCTestCase {

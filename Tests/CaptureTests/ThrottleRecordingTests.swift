@@ -3,6 +3,7 @@ import Foundation
 import GStreamer
 import PipcamTestSupport
 import XCTest
+import Locking
 
 /// Throttle rungs applied to a running recording: live, in the same file, which stays whole.
 final class ThrottleRecordingTests: XCTestCase {

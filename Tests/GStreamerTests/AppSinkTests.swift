@@ -1,3 +1,4 @@
+import Locking
 import XCTest
 @testable import GStreamer
 
@@ -85,15 +86,15 @@ final class AppSinkTests: XCTestCase {
         let (pipeline, sink) = try framePipeline(frames: 8, caps: "video/x-raw, format=RGBx, width=32, height=24")
         let counted = Locked<[Duration]>([])
         let cancelledCount = Locked(0)
-        sink.onSample { sample in counted.withLock { $0.append(sample.presentationTime ?? .zero) } }
-        let cancelled = sink.onSample { _ in cancelledCount.withLock { $0 += 1 } }
+        sink.onSample { sample in counted.withValue { $0.append(sample.presentationTime ?? .zero) } }
+        let cancelled = sink.onSample { _ in cancelledCount.withValue { $0 += 1 } }
         cancelled.cancel()
         let samples = sink.samples()
         try await playToEndOfStream(pipeline)
         let streamed = try await collectAll(samples, "the samples stream")
-        XCTAssertEqual(counted.current.count, 8)
-        XCTAssertEqual(counted.current, counted.current.sorted(), "frames come in order")
+        XCTAssertEqual(counted.value.count, 8)
+        XCTAssertEqual(counted.value, counted.value.sorted(), "frames come in order")
         XCTAssertEqual(streamed.count, 8, "a closure and a stream can share one appsink")
-        XCTAssertEqual(cancelledCount.current, 0)
+        XCTAssertEqual(cancelledCount.value, 0)
     }
 }

@@ -1,3 +1,4 @@
+import Locking
 import XCTest
 @testable import GStreamer
 
@@ -71,10 +72,10 @@ final class BinTests: XCTestCase {
         try source.link(convert)
         try convert.link(sink, filter: try Caps("video/x-raw, format=RGB, width=32, height=24"))
         let caps = Locked<[String]>([])
-        sink.onSample { sample in caps.withLock { $0.append(sample.caps?.description ?? "none") } }
+        sink.onSample { sample in caps.withValue { $0.append(sample.caps?.description ?? "none") } }
         try await playToEndOfStream(pipeline)
-        XCTAssertEqual(caps.current.count, 2)
-        let negotiated = try Caps(try XCTUnwrap(caps.current.first))
+        XCTAssertEqual(caps.value.count, 2)
+        let negotiated = try Caps(try XCTUnwrap(caps.value.first))
         XCTAssertEqual(negotiated.videoInfo?.format, "RGB")
         XCTAssertEqual(negotiated.videoInfo?.width, 32)
         XCTAssertEqual(negotiated.videoInfo?.height, 24)

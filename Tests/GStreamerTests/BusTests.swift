@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import XCTest
 @testable import GStreamer
 
@@ -19,19 +20,19 @@ final class BusTests: XCTestCase {
         let seen = Locked<[Message]>([])
         let ended = Events<Void>()
         let subscription = pipeline.bus.subscribe { message in
-            seen.withLock { $0.append(message) }
+            seen.withValue { $0.append(message) }
             if message.isEndOfStream { ended.send(()) }
         }
         try pipeline.setState(.playing)
         try await ended.next("end of stream")
         subscription.cancel()
 
-        let pipelineChanges = seen.current.filter { $0.sourceName == "player" }.compactMap(\.stateChange)
+        let pipelineChanges = seen.value.filter { $0.sourceName == "player" }.compactMap(\.stateChange)
         XCTAssertEqual(pipelineChanges.map { "\($0.old)→\($0.new)" }, ["NULL→READY", "READY→PAUSED", "PAUSED→PLAYING"])
-        let sinkChanges = seen.current.filter { $0.sourcePath == "/GstPipeline:player/GstFakeSink:sink" }.compactMap(\.stateChange)
+        let sinkChanges = seen.value.filter { $0.sourcePath == "/GstPipeline:player/GstFakeSink:sink" }.compactMap(\.stateChange)
         XCTAssertEqual(sinkChanges.last?.new, .playing)
-        XCTAssertTrue(seen.current.contains { if case .streamStart = $0.kind { return true } else { return false } })
-        XCTAssertTrue(seen.current.contains { if case .asyncDone = $0.kind { return true } else { return false } })
+        XCTAssertTrue(seen.value.contains { if case .streamStart = $0.kind { return true } else { return false } })
+        XCTAssertTrue(seen.value.contains { if case .asyncDone = $0.kind { return true } else { return false } })
     }
 
     func testMessagesStreamAndClosureSeeTheSameEndOfStream() async throws {
@@ -102,15 +103,15 @@ final class BusTests: XCTestCase {
         let levels = Locked<[Structure]>([])
         let ended = Events<Void>()
         let subscription = pipeline.bus.subscribe { message in
-            if let structure = message.element, message.sourceName == "level" { levels.withLock { $0.append(structure) } }
+            if let structure = message.element, message.sourceName == "level" { levels.withValue { $0.append(structure) } }
             if message.isEndOfStream { ended.send(()) }
         }
         try pipeline.setState(.playing)
         try await ended.next("end of stream")
         subscription.cancel()
 
-        XCTAssertGreaterThanOrEqual(levels.current.count, 5, "one per 100 ms of sound")
-        let level = try XCTUnwrap(levels.current.first)
+        XCTAssertGreaterThanOrEqual(levels.value.count, 5, "one per 100 ms of sound")
+        let level = try XCTUnwrap(levels.value.first)
         XCTAssertEqual(level.name, "level")
         // A sine of amplitude 0.5 has an RMS of 0.5/√2, about -9 dB.
         guard case .list(let rms) = level["rms"], case .value(let channel) = rms.first, let decibels = channel.doubleValue else {
@@ -130,7 +131,7 @@ final class BusTests: XCTestCase {
         let closureDone = Events<Void>()
         let subscription = pipeline.bus.subscribe { message in
             guard let tick = message.application, tick.name == "pipcam-tick", let index = tick.int("index") else { return }
-            closureIndices.withLock { $0.append(index) }
+            closureIndices.withValue { $0.append(index) }
             if index == count - 1 { closureDone.send(()) }
         }
         let messages = pipeline.bus.messages()
@@ -149,7 +150,7 @@ final class BusTests: XCTestCase {
         try await closureDone.next("the last message in the closure", timeout: .seconds(10))
         subscription.cancel()
         XCTAssertEqual(streamIndices, Array(0..<count))
-        XCTAssertEqual(closureIndices.current, Array(0..<count))
+        XCTAssertEqual(closureIndices.value, Array(0..<count))
     }
 
     func testMessagesPostedBeforeTheFirstSubscriberAreKept() async throws {
@@ -168,7 +169,7 @@ final class BusTests: XCTestCase {
         let pipeline = try Pipeline(name: "p")
         let cancelledGot = Locked<[String]>([])
         let cancelled = pipeline.bus.subscribe { message in
-            if let structure = message.application { cancelledGot.withLock { $0.append(structure.name) } }
+            if let structure = message.application { cancelledGot.withValue { $0.append(structure.name) } }
         }
         let messages = pipeline.bus.messages()
         try pipeline.bus.post(applicationMessage: "before")
@@ -176,7 +177,7 @@ final class BusTests: XCTestCase {
         cancelled.cancel()
         try pipeline.bus.post(applicationMessage: "after")
         try await waitForMessage(messages, "the second marker") { $0.application?.name == "after" }
-        XCTAssertEqual(cancelledGot.current, ["before"])
+        XCTAssertEqual(cancelledGot.value, ["before"])
     }
 
     func testReaderThreadEndsWithItsStoppedPipeline() async throws {
@@ -184,14 +185,14 @@ final class BusTests: XCTestCase {
         do {
             let pipeline = try shortPipeline()
             let subscription = pipeline.bus.subscribe { _ in
-                reader.withLock { $0 = $0 ?? (currentThreadID(), currentThreadName()) }
+                reader.withValue { $0 = $0 ?? (currentThreadID(), currentThreadName()) }
             }
             try await playToEndOfStream(pipeline)
             // NULL flushes the bus, which must not swallow the reader's wake-up.
             try pipeline.setState(.null)
             subscription.cancel()
         }
-        let thread = try XCTUnwrap(reader.current)
+        let thread = try XCTUnwrap(reader.value)
         XCTAssertEqual(thread.name, "gst-bus")
         let ended = await eventually { !threadIsRunning(thread.id) }
         XCTAssertTrue(ended, "the bus reader thread outlived its pipeline")

@@ -1,3 +1,4 @@
+import Locking
 import XCTest
 @testable import GStreamer
 
@@ -42,24 +43,24 @@ final class DynamicPadTests: XCTestCase {
         let added = Locked<[String]>([])
         let failures = Locked<[String]>([])
         demuxer.onPadAdded { pad in
-            added.withLock { $0.append(pad.name) }
+            added.withValue { $0.append(pad.name) }
             do {
                 let queue = pad.name.hasPrefix("video") ? videoQueue : audioQueue
                 try pad.link(to: queue.staticPad("sink"))
             } catch {
-                failures.withLock { $0.append("\(error)") }
+                failures.withValue { $0.append("\(error)") }
             }
         }
         let videoFrames = Locked<[Sample]>([]), audioBuffers = Locked(0)
-        video.onSample { sample in videoFrames.withLock { $0.append(sample) } }
-        audio.onSample { _ in audioBuffers.withLock { $0 += 1 } }
+        video.onSample { sample in videoFrames.withValue { $0.append(sample) } }
+        audio.onSample { _ in audioBuffers.withValue { $0 += 1 } }
 
         try await playToEndOfStream(pipeline)
-        XCTAssertEqual(failures.current, [])
-        XCTAssertEqual(added.current.sorted(), ["audio_0", "video_0"])
-        XCTAssertEqual(videoFrames.current.count, 5)
-        XCTAssertGreaterThan(audioBuffers.current, 0)
-        let info = try XCTUnwrap(videoFrames.current.first?.videoInfo)
+        XCTAssertEqual(failures.value, [])
+        XCTAssertEqual(added.value.sorted(), ["audio_0", "video_0"])
+        XCTAssertEqual(videoFrames.value.count, 5)
+        XCTAssertGreaterThan(audioBuffers.value, 0)
+        let info = try XCTUnwrap(videoFrames.value.first?.videoInfo)
         XCTAssertEqual([info.format, "\(info.width)x\(info.height)"], ["I420", "64x48"])
     }
 
@@ -76,12 +77,12 @@ final class DynamicPadTests: XCTestCase {
 
         let failures = Locked<[String]>([])
         decoder.onPadAdded { pad in
-            do { try pad.link(to: convert.staticPad("sink")) } catch { failures.withLock { $0.append("\(error)") } }
+            do { try pad.link(to: convert.staticPad("sink")) } catch { failures.withValue { $0.append("\(error)") } }
         }
         let frames = sink.samples()
         try await playToEndOfStream(pipeline)
         let decoded = try await collectAll(frames, "decoded frames")
-        XCTAssertEqual(failures.current, [])
+        XCTAssertEqual(failures.value, [])
         XCTAssertEqual(decoded.count, 5)
         XCTAssertTrue(decoded.allSatisfy { $0.color(x: 32, y: 24)?.isRed == true }, "\(decoded.map { $0.color(x: 32, y: 24) })")
     }

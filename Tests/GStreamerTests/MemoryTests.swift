@@ -1,3 +1,4 @@
+import Locking
 import XCTest
 @testable import GStreamer
 
@@ -12,7 +13,7 @@ final class MemoryTests: XCTestCase {
 
         func watch(_ object: Object) {
             object.onFinalize { [self] in
-                let now = count.withLock { value -> Int in value += 1; return value }
+                let now = count.withValue { value -> Int in value += 1; return value }
                 if now == target { reached.send(now) }
             }
         }
@@ -27,15 +28,15 @@ final class MemoryTests: XCTestCase {
         for object in [pipeline, source, filter, sink] as [Object] { counter.watch(object) }
         try pipeline.addChain([source, filter, sink])
         let frames = Locked(0)
-        sink.onSample { _ in frames.withLock { $0 += 1 } }
+        sink.onSample { _ in frames.withValue { $0 += 1 } }
         let subscription = pipeline.bus.subscribe { _ in
             let reader = currentThreadID()
-            readers.withLock { $0.insert(reader) }
+            readers.withValue { $0.insert(reader) }
         }
         try await playToEndOfStream(pipeline)
         try pipeline.setState(.null)
         subscription.cancel()
-        XCTAssertEqual(frames.current, 3)
+        XCTAssertEqual(frames.value, 3)
     }
 
     func testTwoHundredPipelinesAreFreed() async throws {
@@ -48,11 +49,11 @@ final class MemoryTests: XCTestCase {
         let readers = Locked<Set<Int>>([])
         for index in 0..<runs { try await runOnce(index, counter: counter, readers: readers) }
         try await counter.reached.next("all \(runs * 4) objects to be finalized", timeout: .seconds(5))
-        XCTAssertEqual(counter.count.current, runs * 4, "every pipeline and element was finalized, once")
+        XCTAssertEqual(counter.count.value, runs * 4, "every pipeline and element was finalized, once")
 
-        XCTAssertEqual(readers.current.count, runs, "each pipeline had its own bus reader")
-        let readersEnded = await eventually { !readers.current.contains(where: threadIsRunning) }
-        XCTAssertTrue(readersEnded, "\(readers.current.filter(threadIsRunning).count) bus reader threads left running")
+        XCTAssertEqual(readers.value.count, runs, "each pipeline had its own bus reader")
+        let readersEnded = await eventually { !readers.value.contains(where: threadIsRunning) }
+        XCTAssertTrue(readersEnded, "\(readers.value.filter(threadIsRunning).count) bus reader threads left running")
         let settled = await eventually { threadCount() <= threadsBefore + 4 }
         XCTAssertTrue(settled, "threads: \(threadsBefore) before, \(threadCount()) after \(runs) pipelines")
     }

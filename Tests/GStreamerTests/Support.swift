@@ -2,24 +2,7 @@ import Foundation
 import XCTest
 @testable import GStreamer
 
-// Shared helpers: waiting on buses and appsinks with timeouts, reading pixels, small thread-safe boxes.
-
-/// A value shared between a test and GStreamer's threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    @discardableResult
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var current: Value { withLock { $0 } }
-}
+// Shared helpers: waiting on buses and appsinks with timeouts, reading pixels, and `Locking`'s boxes.
 
 /// Events pushed from any thread (GStreamer callbacks) and awaited by a test with a timeout.
 final class Events<Value: Sendable>: Sendable {

@@ -100,4 +100,33 @@ final class ScreenCameraTests: XCTestCase {
         let token = try String(contentsOfFile: "\(folder)/state/pipcam/screen-share-token", encoding: .utf8)
         XCTAssertFalse(token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "the desktop's token for sharing again without asking")
     }
+
+    /// The desktop asks which screen to share and nobody answers: Ctrl-C ends pipcam at once, with one
+    /// line saying why, and no file is left behind (nothing was recorded).
+    func testCtrlCWhileTheDesktopAsksWhichScreenEndsAtOnce() throws {
+        let folder = try Paths.scratch("screen-portal-ask")
+        try "cameras:\n  - name: screen\n    screen: portal\n  - name: face\n    synthetic: ball\n"
+            .write(toFile: "\(folder)/screen.yaml", atomically: true, encoding: .utf8)
+        let file = "\(folder)/screen.mkv"
+        // The chooser leaves a mark when the desktop starts asking, then waits for a user who never comes.
+        let script = [
+            "\(Paths.pipcam) record \(file) --pipeline \(folder)/screen.yaml > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
+            "n=0; until [ -e \(folder)/asked ]; do n=$((n+1)); [ $n -le 300 ] || break; sleep 0.1; done",
+            "start=$(date +%s%N); kill -INT $pid",
+            "status=0; wait $pid || status=$?",
+            "echo $status $(( ($(date +%s%N) - start) / 1000000 )) > \(folder)/result.txt",
+        ].joined(separator: "\n")
+        let result = try Command.run(["\(Paths.repository)/scripts/with-wayland-desktop", "--ask", "touch \(folder)/asked; sleep 600", "--", "sh", "-c", script],
+                                     environment: ["XDG_STATE_HOME": "\(folder)/state"])
+        if result.status == 77 { throw XCTSkip("the Wayland desktop could not run: \(result.error)") }
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/asked"), "the desktop asked which screen")
+        let parts = try String(contentsOfFile: "\(folder)/result.txt", encoding: .utf8).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(parts.count, 2)
+        XCTAssertNotEqual(parts.first, 0, "not a recording: \(log)")
+        XCTAssertLessThan(parts.last ?? .max, 5000, "milliseconds from Ctrl-C to exit")
+        XCTAssertTrue(log.contains("Error: screen: screen sharing was cancelled"), log)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "nothing was recorded, so no file")
+    }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GStreamer
+import Locking
 
 /// Measures what every camera and microphone of a session delivers while it records: per frame, mean
 /// luma and motion; per buffer of sound, RMS and peak per channel; and scene advice ("too dark").

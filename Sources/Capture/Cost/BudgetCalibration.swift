@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import Locking
 
 /// Measures the machine's `PixelBudget` by running each kind of picture work on a short clip of
 /// 1280x720 test pictures as fast as the machine goes, and timing the CPU it took. Every stage's

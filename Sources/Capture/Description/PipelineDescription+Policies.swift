@@ -16,7 +16,7 @@ extension PipelineDescription {
         let fields = try reader.mapping(allowed: throttleKeys)
         var policy = ThrottlePolicy()
         if let value = fields["enabled"] { policy.isEnabled = try value.bool() }
-        if let value = fields["floor-fps"] { policy.floorFrameRate = try value.double(in: 1...120) }
+        if let value = fields["floor-fps"] { policy.floorFrameRate = try value.double(in: SessionLimits.frameRate) }
         if let value = fields["step-down-after"] { policy.stepDownAfter = .milliseconds(Int64(try value.double(in: 0.5...600) * 1000)) }
         if let value = fields["restore-after"] { policy.restoreAfter = .milliseconds(Int64(try value.double(in: 1...3600) * 1000)) }
         if let value = fields["steps"] { policy.steps = try value.sequence().map(throttleStep) }

@@ -80,7 +80,7 @@ public struct PipelineDescription: Sendable {
         }
         let top = try document.mapping(allowed: topKeys)
         if let value = top["preset"] { description.preset = try value.choice(SessionPreset.self) }
-        if let value = top["frame-rate"] { description.frameRate = try value.double(in: 1...120) }
+        if let value = top["frame-rate"] { description.frameRate = try value.double(in: SessionLimits.frameRate) }
         if let value = top["replay"] { description.replay = try value.choice(SessionConfiguration.Replay.self) }
         if let value = top["cameras"] {
             description.cameras = try value.sequence().map { try entry($0, camera: true) }
@@ -103,16 +103,16 @@ public struct PipelineDescription: Sendable {
                 description.layout.mainInputID = name
             }
             if let corner = fields["corner"] { description.layout.corner = try corner.choice(Layout.Corner.self) }
-            if let size = fields["size"] { description.layout.insetSize = try size.double(in: 0.05...0.9) }
-            if let margin = fields["margin"] { description.layout.margin = try margin.double(in: 0...0.4) }
+            if let size = fields["size"] { description.layout.insetSize = try size.double(in: SessionLimits.insetSize) }
+            if let margin = fields["margin"] { description.layout.margin = try margin.double(in: SessionLimits.margin) }
         }
         if let value = top["output"] {
             let fields = try value.mapping(allowed: outputKeys)
             if let path = fields["file"] { description.outputPath = try path.string() }
             if let encoder = fields["encoder"] { description.encoder = try encoder.choice(MovieFileOutput.Encoder.self) }
-            if let bitrate = fields["bitrate"] { description.videoBitrate = try bitrate.int(in: 100...100_000) }
+            if let bitrate = fields["bitrate"] { description.videoBitrate = try bitrate.int(in: SessionLimits.videoBitrate) }
             if let speed = fields["speed"] { description.encoderSpeed = try speed.choice(MovieFileOutput.EncoderSpeed.self) }
-            if let bitrate = fields["audio-bitrate"] { description.audioBitrate = try bitrate.int(in: 6...510) }
+            if let bitrate = fields["audio-bitrate"] { description.audioBitrate = try bitrate.int(in: SessionLimits.audioBitrate) }
             if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
             if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }
         }
@@ -170,10 +170,10 @@ public struct PipelineDescription: Sendable {
         if let format = fields["format"] {
             let parts = try format.mapping(allowed: formatKeys)
             guard let width = parts["width"], let height = parts["height"] else { throw format.error("a format needs width and height") }
-            let rate = try parts["frame-rate"]?.double(in: 1...240)
+            let rate = try parts["frame-rate"]?.double(in: SessionLimits.frameRate)
             entry.frameRate = rate
             entry.format = VideoFormat(pixelFormat: try parts["pixel-format"]?.string() ?? "",
-                                       width: try width.int(in: 16...16384), height: try height.int(in: 16...16384),
+                                       width: try width.int(in: SessionLimits.cameraWidth), height: try height.int(in: SessionLimits.cameraHeight),
                                        frameRates: rate.map { [$0] } ?? [])
         }
         return entry
@@ -183,8 +183,8 @@ public struct PipelineDescription: Sendable {
     private static func screenRegion(_ reader: YAMLReader) throws -> ScreenRegion {
         let parts = try reader.mapping(allowed: regionKeys)
         guard let width = parts["width"], let height = parts["height"] else { throw reader.error("a region needs width and height") }
-        return ScreenRegion(x: try parts["x"]?.int(in: 0...16384) ?? 0, y: try parts["y"]?.int(in: 0...16384) ?? 0,
-                            width: try width.int(in: 16...16384), height: try height.int(in: 16...16384))
+        return ScreenRegion(x: try parts["x"]?.int(in: SessionLimits.screenCoordinate) ?? 0, y: try parts["y"]?.int(in: SessionLimits.screenCoordinate) ?? 0,
+                            width: try width.int(in: SessionLimits.screenSpan), height: try height.int(in: SessionLimits.screenSpan))
     }
 
     /// videotestsrc patterns that make sense as a camera.

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import Locking
 
 /// A camera arriving or going away while pipcam runs.
 public enum CameraChange: Sendable, Equatable {
@@ -25,7 +26,8 @@ public final class CameraWatch: @unchecked Sendable {
     private var subscription: BusSubscription?
     private let known = Locked<[String: CaptureDevice]>([:])
 
-    /// A watch that calls `report` on its own thread for every change; nil when V4L2's provider is not installed.
+    /// A watch that calls `report` on its own thread for every change; nil when V4L2's provider is not
+    /// installed or cannot watch (no udev).
     public init?(report: @escaping @Sendable (CameraChange) -> Void) {
         guard let provider = DeviceProvider(factory: "v4l2deviceprovider") else { return nil }
         self.provider = provider
@@ -40,7 +42,7 @@ public final class CameraWatch: @unchecked Sendable {
             case .deviceAdded(let device):
                 guard let camera = DeviceDiscovery.captureDevice(device, links: CameraLinks.read()), let node = camera.node else { return }
                 // Starting the provider announces the cameras already there; only new ones are news.
-                guard known.withValue({ $0.updateValue(camera, forKey: node) }) != camera else { return }
+                guard known.withValue({ $0.updateValue(camera, forKey: node) }) == nil else { return }
                 report(.arrived(camera))
             case .deviceRemoved(let device):
                 guard let node = device.properties["device.path"], let camera = known.withValue({ $0.removeValue(forKey: node) }) else { return }
@@ -49,7 +51,15 @@ public final class CameraWatch: @unchecked Sendable {
                 break
             }
         }
-        try? provider.start()
+        guard (try? provider.start()) != nil else { return nil }
+        // A camera that went away between the first look and the start sends no message of its own.
+        let present = Set(provider.devices.compactMap { $0.properties["device.path"] })
+        let gone = known.withValue { known in
+            let gone = known.filter { !present.contains($0.key) }
+            for node in gone.keys { known[node] = nil }
+            return Array(gone.values)
+        }
+        for camera in gone { report(.left(camera)) }
     }
 
     /// Stops listening to udev through the provider.

@@ -154,10 +154,6 @@ public struct VideoFormat: Sendable, Hashable, Codable, CustomStringConvertible 
     static func rateText(_ rate: Double) -> String {
         rate == rate.rounded() ? String(Int(rate)) : String(format: "%.1f", rate)
     }
-
-    /// Largest mode a device without a format list (synthetic, file) accepts.
-    static let maximumSize = (width: 7680, height: 4320)
-    static let maximumFrameRate = 120.0
 }
 
 import Foundation

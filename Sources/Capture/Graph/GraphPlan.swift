@@ -159,8 +159,11 @@ extension SessionConfiguration {
 }
 
 extension GraphPlan {
-    /// Builds the plan into a pipeline without starting it (for checks and Graphviz output).
-    public func buildPipeline() throws -> Pipeline { try PipelineAssembler.assemble(self) }
+    /// Builds the whole graph without starting it, and lets it go: every element exists and every link holds.
+    public func checkBuilds() throws { _ = try PipelineAssembler.assemble(self) }
+
+    /// The built graph as Graphviz DOT, for `describe --dot`.
+    public func writeDotGraph(to path: String) throws { try PipelineAssembler.assemble(self).writeDotGraph(to: path) }
 
     /// The `gst-launch-1.0` line of the same graph.
     public var launchLine: String { LaunchLine.render(self) }

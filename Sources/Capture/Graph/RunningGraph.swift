@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import Locking
 
 /// A built pipeline together with its plan, and the live handles a session needs while it runs:
 /// frame counters, the recording limit, and the pads and elements that take changes without a rebuild.

@@ -14,8 +14,14 @@ extension CaptureSession {
                 self.segment = 1
             }
             let plan = try configuration.graphPlan()
-            let screens = try await self.shareScreens(for: configuration)
-            try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: screens), configuration)
+            do {
+                let screens = try await self.shareScreens(for: configuration)
+                try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: screens), configuration)
+            } catch {
+                // Nothing records: the desktop stops showing the screen as shared.
+                self.endScreenShares()
+                throw error
+            }
         }
     }
 
@@ -23,7 +29,9 @@ extension CaptureSession {
     /// (`stopRunning`). The summary says whether the file was finalized.
     @discardableResult
     public func stopRunning() async throws -> RecordingSummary {
-        try await operations.run {
+        // A start still waiting for the user to pick a screen gives up, so this stop does not wait for it.
+        screenShareCancelled.withValue { $0 = true }
+        return try await operations.run {
             defer { self.endScreenShares() }
             return await self.stop(segmentOnly: false)
         }

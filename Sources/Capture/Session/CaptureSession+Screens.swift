@@ -7,11 +7,13 @@ import GStreamer
 extension CaptureSession {
     /// The shares the configuration's portal screens need, asking the portal for any not shared yet.
     func shareScreens(for configuration: SessionConfiguration) async throws -> [String: ScreenCastPortal.Grant] {
+        screenShareCancelled.withValue { $0 = false }
         for input in configuration.inputs {
             guard case .screencast(let showsPointer) = input.device.source, locked({ screens[input.id] }) == nil else { continue }
             let grant: ScreenCastPortal.Grant
             do {
-                grant = try await ScreenCastPortal.share(showsPointer: showsPointer, restoreToken: ScreenShareToken.load())
+                grant = try await ScreenCastPortal.share(showsPointer: showsPointer, restoreToken: ScreenShareToken.load(),
+                                                         isCancelled: { [weak self] in self?.screenShareCancelled.value ?? true })
             } catch {
                 throw ConfigurationError("\(input.id): \(error)")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import Locking
 
 /// The multi-camera capture session (`AVCaptureMultiCamSession`): inputs and outputs are added without
 /// connections, connections are explicit, and changes are batched between `beginConfiguration()` and
@@ -21,6 +22,8 @@ public final class CaptureSession: @unchecked Sendable {
     var segment = 1
     /// Screens shared through the desktop's portal, by input id (see CaptureSession+Screens).
     var screens: [String: ScreenCastPortal.Grant] = [:]
+    /// Set by a stop that arrives while the desktop asks the user which screen to share.
+    let screenShareCancelled = Locked(false)
     let operations = OperationChain()
     let eventContinuation: AsyncStream<SessionEvent>.Continuation
 
@@ -111,67 +114,6 @@ public final class CaptureSession: @unchecked Sendable {
         if ownBatch { try await commitConfiguration() }
     }
 
-    /// The configuration being edited (inside a batch) or the committed one.
-    private var current: SessionConfiguration { locked { pending ?? committed } }
-
-    public func canAddInput(_ input: DeviceInput) -> Bool { current.reasonCannotAdd(input) == nil }
-    public func reasonCannotAddInput(_ input: DeviceInput) -> String? { current.reasonCannotAdd(input) }
-    public func canAddConnection(_ connection: Connection) -> Bool { current.reasonCannotAdd(connection) == nil }
-    public func reasonCannotAddConnection(_ connection: Connection) -> String? { current.reasonCannotAdd(connection) }
-
-    public func addInputWithNoConnections(_ input: DeviceInput) async throws {
-        try await edit { configuration in
-            if let reason = configuration.reasonCannotAdd(input) { throw ConfigurationError(reason) }
-            configuration.inputs.append(input)
-        }
-    }
-
-    /// Removes an input and every connection from it.
-    public func removeInput(id: String) async throws {
-        try await edit { configuration in
-            configuration.inputs.removeAll { $0.id == id }
-            configuration.connections.removeAll { $0.inputPorts.contains { $0.inputID == id } }
-            if configuration.layout.mainInputID == id { configuration.layout.mainInputID = nil }
-        }
-    }
-
-    public func addOutputWithNoConnections(_ output: MovieFileOutput) async throws {
-        try await edit { configuration in
-            if let reason = configuration.reasonCannotAddOutput(id: output.id, isMovieFile: true) { throw ConfigurationError(reason) }
-            configuration.movieFile = output
-        }
-    }
-
-    public func addOutputWithNoConnections(_ output: VideoDataOutput) async throws {
-        try await edit { configuration in
-            if let reason = configuration.reasonCannotAddOutput(id: output.id, isMovieFile: false) { throw ConfigurationError(reason) }
-            configuration.videoDataOutputs.append(output)
-        }
-    }
-
-    public func addOutputWithNoConnections(_ output: AudioDataOutput) async throws {
-        try await edit { configuration in
-            if let reason = configuration.reasonCannotAddOutput(id: output.id, isMovieFile: false) { throw ConfigurationError(reason) }
-            configuration.audioDataOutputs.append(output)
-        }
-    }
-
-    public func addOutputWithNoConnections(_ output: PhotoOutput) async throws {
-        try await edit { configuration in
-            if let reason = configuration.reasonCannotAddOutput(id: output.id, isMovieFile: false) { throw ConfigurationError(reason) }
-            if configuration.photoOutput != nil { throw ConfigurationError("the session already has a photo output") }
-            configuration.photoOutput = output
-        }
-    }
-
-    public func addOutputWithNoConnections(_ output: PreviewOutput) async throws {
-        try await edit { configuration in
-            if let reason = configuration.reasonCannotAddOutput(id: output.id, isMovieFile: false) { throw ConfigurationError(reason) }
-            if configuration.previewOutput != nil { throw ConfigurationError("the session already has a preview") }
-            configuration.previewOutput = output
-        }
-    }
-
     /// Removes an output and every connection to it.
     public func removeOutput(id: String) async throws {
         try await edit { configuration in
@@ -181,23 +123,6 @@ public final class CaptureSession: @unchecked Sendable {
             if configuration.photoOutput?.id == id { configuration.photoOutput = nil }
             if configuration.previewOutput?.id == id { configuration.previewOutput = nil }
             configuration.connections.removeAll { $0.outputID == id }
-        }
-    }
-
-    public func addConnection(_ connection: Connection) async throws {
-        try await edit { configuration in
-            if let reason = configuration.reasonCannotAdd(connection) { throw ConfigurationError(reason) }
-            configuration.connections.append(connection)
-        }
-    }
-
-    /// Changes a connection in place (rotation, mirroring, enabled).
-    public func updateConnection(id: String, _ change: @Sendable (inout Connection) -> Void) async throws {
-        try await edit { configuration in
-            guard let index = configuration.connections.firstIndex(where: { $0.id == id }) else {
-                throw ConfigurationError("no connection '\(id)' in the session")
-            }
-            change(&configuration.connections[index])
         }
     }
 

@@ -28,8 +28,6 @@ public struct Layout: Sendable, Hashable {
         self.margin = margin
     }
 
-    public static let pictureInPicture = Layout()
-
     /// Where each camera goes in a picture of `width`×`height`, main first.
     public func regions(width: Int, height: Int) -> (main: Region, second: Region) {
         switch kind {

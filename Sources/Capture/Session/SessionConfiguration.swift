@@ -130,13 +130,6 @@ public struct SessionConfiguration: Sendable {
         return nil
     }
 
-    /// Why an output with this id cannot join, or nil (`canAddOutput`).
-    public func reasonCannotAddOutput(id: String, isMovieFile: Bool) -> String? {
-        if outputIDs.contains(id) { return "an output named '\(id)' is already in the session" }
-        if isMovieFile && movieFile != nil { return "the session already records to '\(movieFile!.path)'" }
-        return nil
-    }
-
     /// Why `connection` cannot be added, or nil (`canAddConnection`).
     public func reasonCannotAdd(_ connection: Connection) -> String? {
         guard !connection.inputPorts.isEmpty else { return "a connection needs at least one input port" }
@@ -209,15 +202,15 @@ public struct SessionConfiguration: Sendable {
             if movie.encoder == .hardware && EncoderChoice.hardwareEncoder() == nil {
                 throw ConfigurationError("no hardware H.264 encoder is available: \(EncoderChoice.hardwareFactories.map(\.rawValue).joined(separator: ", ")) need \(MissingElements(EncoderChoice.hardwareFactories).packages.joined(separator: " or ")) and a VA-API driver or V4L2 encoder device; use encoder: software")
             }
-            if let bitrate = movie.videoBitrate, !(100...100_000).contains(bitrate) {
-                throw ConfigurationError("video bitrate \(bitrate) kbit/s is outside 100…100000")
+            if let bitrate = movie.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
+                throw ConfigurationError("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")
             }
-            if !(6...510).contains(movie.audioBitrate) {
-                throw ConfigurationError("audio bitrate \(movie.audioBitrate) kbit/s is outside 6…510")
+            if !SessionLimits.audioBitrate.contains(movie.audioBitrate) {
+                throw ConfigurationError("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")
             }
         }
-        if let preview = previewOutput, !(64...3840).contains(preview.width) {
-            throw ConfigurationError("preview width \(preview.width) must be between 64 and 3840")
+        if let preview = previewOutput, !SessionLimits.previewWidth.contains(preview.width) {
+            throw ConfigurationError("preview width \(preview.width) is outside \(SessionLimits.text(SessionLimits.previewWidth))")
         }
         if photoOutput?.isLivePhotoCaptureEnabled == true && movieFile == nil {
             throw ConfigurationError("live photos are cut from the recorded picture: the session needs a movie file")
@@ -228,14 +221,14 @@ public struct SessionConfiguration: Sendable {
         if let main = layout.mainInputID, input(main) == nil {
             throw ConfigurationError("layout main '\(main)' is not an input of the session")
         }
-        if !(0.05...0.9).contains(layout.insetSize) {
-            throw ConfigurationError("inset size \(layout.insetSize) must be between 0.05 and 0.9 of the width")
+        if !SessionLimits.insetSize.contains(layout.insetSize) {
+            throw ConfigurationError("inset size \(layout.insetSize) is outside \(SessionLimits.text(SessionLimits.insetSize)) of the width")
         }
-        if !(0...0.4).contains(layout.margin) {
-            throw ConfigurationError("margin \(layout.margin) must be between 0 and 0.4 of the width")
+        if !SessionLimits.margin.contains(layout.margin) {
+            throw ConfigurationError("margin \(layout.margin) is outside \(SessionLimits.text(SessionLimits.margin)) of the width")
         }
-        if !(1...120).contains(effectiveFrameRate) {
-            throw ConfigurationError("frame rate \(effectiveFrameRate) must be between 1 and 120")
+        if !SessionLimits.frameRate.contains(effectiveFrameRate) {
+            throw ConfigurationError("frame rate \(effectiveFrameRate) is outside \(SessionLimits.text(SessionLimits.frameRate))")
         }
     }
 
@@ -245,12 +238,12 @@ public struct SessionConfiguration: Sendable {
         // A format given without a rate runs at one the device offers at that size (GraphBuilder.captureMode).
         let wanted = rate ?? (format.frameRates.isEmpty ? nil : format.maxFrameRate)
         if device.formats.isEmpty {
-            let limit = VideoFormat.maximumSize
-            if format.width < 16 || format.height < 16 || format.width > limit.width || format.height > limit.height {
-                return "camera '\(device.id)' cannot deliver \(format.width)x\(format.height) (16x16 up to \(limit.width)x\(limit.height))"
+            let widths = SessionLimits.cameraWidth, heights = SessionLimits.cameraHeight
+            if !widths.contains(format.width) || !heights.contains(format.height) {
+                return "camera '\(device.id)' cannot deliver \(format.width)x\(format.height) (\(widths.lowerBound)x\(heights.lowerBound) up to \(widths.upperBound)x\(heights.upperBound))"
             }
-            if let wanted, wanted <= 0 || wanted > VideoFormat.maximumFrameRate {
-                return "camera '\(device.id)' cannot deliver \(wanted) fps (up to \(Int(VideoFormat.maximumFrameRate)))"
+            if let wanted, !SessionLimits.frameRate.contains(wanted) {
+                return "camera '\(device.id)' cannot deliver \(wanted) fps (\(SessionLimits.text(SessionLimits.frameRate)))"
             }
             return nil
         }

@@ -1,0 +1,23 @@
+/// The bounds of every number a session takes. The description reader, validation and the messages that
+/// name a bound all read them here, so a value one accepts the other never refuses.
+public enum SessionLimits {
+    /// Pictures a second, of a camera or of the recording.
+    public static let frameRate: ClosedRange<Double> = 1...120
+    /// A camera mode's size (8K at most).
+    public static let cameraWidth: ClosedRange<Int> = 16...7680
+    public static let cameraHeight: ClosedRange<Int> = 16...4320
+    /// A region of a screen, in the screen's pixels: several monitors side by side make a wide screen.
+    public static let screenCoordinate: ClosedRange<Int> = 0...16384
+    public static let screenSpan: ClosedRange<Int> = 16...16384
+    /// The inset camera's width and the margin around it, as fractions of the picture's width.
+    public static let insetSize: ClosedRange<Double> = 0.05...0.9
+    public static let margin: ClosedRange<Double> = 0...0.4
+    /// Bitrates in kbit/s.
+    public static let videoBitrate: ClosedRange<Int> = 100...100_000
+    public static let audioBitrate: ClosedRange<Int> = 6...510
+    /// The preview window's width in pixels.
+    public static let previewWidth: ClosedRange<Int> = 64...3840
+
+    /// "100…100000", as the messages state a bound.
+    static func text<T>(_ range: ClosedRange<T>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
+}
