@@ -22,6 +22,8 @@ public struct Message: Sendable, CustomStringConvertible {
     }
 
     public let kind: Kind
+    /// GLib's domain and code of an error, warning or info: what went wrong, in words no translation changes.
+    public let errorCode: ErrorCode?
     /// Name of the element (or pad, device monitor…) that posted the message.
     public let sourceName: String?
     /// Its full path, e.g. "/GstPipeline:session/GstV4l2Src:camera0".
@@ -47,6 +49,20 @@ public struct Message: Sendable, CustomStringConvertible {
             sourcePath = nil
         }
         kind = Message.kind(of: raw)
+        errorCode = Message.errorCode(of: raw)
+    }
+
+    private static func errorCode(of raw: UnsafeMutablePointer<GstMessage>) -> ErrorCode? {
+        var error: UnsafeMutablePointer<GError>?
+        switch pc_message_type(raw) {
+        case GST_MESSAGE_ERROR: gst_message_parse_error(raw, &error, nil)
+        case GST_MESSAGE_WARNING: gst_message_parse_warning(raw, &error, nil)
+        case GST_MESSAGE_INFO: gst_message_parse_info(raw, &error, nil)
+        default: return nil
+        }
+        guard let error else { return nil }
+        defer { g_error_free(error) }
+        return ErrorCode(domain: g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "", code: Int(error.pointee.code))
     }
 
     private static func kind(of raw: UnsafeMutablePointer<GstMessage>) -> Kind {
@@ -100,4 +116,13 @@ public struct Message: Sendable, CustomStringConvertible {
             return .other(String(cString: gst_message_type_get_name(type)))
         }
     }
+}
+
+/// A GLib error's domain (its quark's name, e.g. "gst-resource-error-quark") and code within it.
+public struct ErrorCode: Sendable, Hashable {
+    public let domain: String
+    public let code: Int
+
+    /// A resource is gone; a video sink says so when its window was closed.
+    public static let resourceNotFound = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue))
 }

@@ -46,12 +46,10 @@ struct Preview: AsyncParsableCommand {
             switch event {
             case .runtimeError(let deviceID, let reason):
                 guard failure == nil else { continue }
-                // Closing the window is how a preview is usually ended.
-                if deviceID == nil && reason.hasPrefix("Output window was closed") { failure = ""; continue }
                 failure = (deviceID.map { "\($0): " } ?? "") + reason
             case .stopped:
                 await controls.drain()
-                if let failure, !failure.isEmpty { throw CLIError("the preview stopped: \(failure)") }
+                if let failure { throw CLIError("the preview stopped: \(failure)") }
                 return
             default:
                 break

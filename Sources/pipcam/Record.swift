@@ -131,6 +131,8 @@ struct Record: AsyncParsableCommand {
                 guard failure == nil else { continue }
                 failure = (deviceID.map { "\($0): " } ?? "") + reason
                 FileHandle.standardError.write(Data("\nerror: \(failure!); finishing the file\n".utf8))
+            case .previewClosed:
+                FileHandle.standardError.write(Data("\nthe preview window was closed; finishing the file\n".utf8))
             case .interrupted(let deviceID):
                 FileHandle.standardError.write(Data("\n\(deviceID) went away\n".utf8))
             case .segmentFinished(let summary):

@@ -167,4 +167,16 @@ final class PreviewCommandTests: XCTestCase {
         XCTAssertGreaterThan(after.fraction(x: 40, y: 120, width: 760, height: 300, where: TestColors.isInsetBlue), 0.8, "ball full frame after")
         XCTAssertLessThan(after.fraction(x: 870, y: 500, width: 360, height: 170, where: TestColors.isInsetBlue), 0.05, "bars in the inset after")
     }
+
+    /// Closing the preview window is how people end a preview: pipcam exits cleanly, with no error.
+    func testClosingThePreviewWindowEndsThePreviewCleanly() throws {
+        let display = try VirtualDisplay()
+        let preview = try Command.start([Paths.pipcam, "preview", "--pipeline", demo], environment: ["DISPLAY": display.name])
+        defer { preview.signal(SIGTERM) }
+        try display.waitForScreen("the ball in the inset") { insetIsBall($0) }
+        try display.close(window: "pipcam")
+        let result = preview.wait()
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertFalse(result.error.contains("rror"), result.error)
+    }
 }

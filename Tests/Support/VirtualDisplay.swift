@@ -80,6 +80,45 @@ public final class VirtualDisplay: @unchecked Sendable {
         }
     }
 
+    /// Closes the window titled `window` as a window manager's close button does: a WM_DELETE_WINDOW
+    /// message to the window (xdotool has no way to send one, so Xlib is called through ctypes).
+    public func close(window: String, timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let found = try Command.run(["xdotool", "search", "--name", "^\(window)$"], environment: ["DISPLAY": name])
+            if let id = found.output.split(separator: "\n").last {
+                let sent = try Command.run(["python3", "-c", Self.sendDeleteWindow, String(id)], environment: ["DISPLAY": name])
+                guard sent.status == 0 else { throw ProbeError("could not close \(window): \(sent.error)") }
+                return
+            }
+            guard Date() < deadline else { throw ProbeError("no window titled \(window) within \(timeout) s") }
+            usleep(100_000)
+        }
+    }
+
+    private static let sendDeleteWindow = """
+        import ctypes, sys
+        x = ctypes.CDLL("libX11.so.6")
+        x.XOpenDisplay.restype = ctypes.c_void_p
+        x.XInternAtom.restype = ctypes.c_ulong
+        x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+        x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+        x.XFlush.argtypes = x.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        class Message(ctypes.Structure):
+            _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                        ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
+                        ("format", ctypes.c_int), ("data", ctypes.c_long * 5), ("padding", ctypes.c_long * 12)]
+        display = x.XOpenDisplay(None)
+        if not display: sys.exit("cannot open the display")
+        window = int(sys.argv[1])
+        message = Message(type=33, send_event=1, display=display, window=window,
+                          message_type=x.XInternAtom(display, b"WM_PROTOCOLS", 0), format=32)
+        message.data[0] = x.XInternAtom(display, b"WM_DELETE_WINDOW", 0)
+        if not x.XSendEvent(display, window, 0, 0, ctypes.byref(message)): sys.exit("XSendEvent failed")
+        x.XFlush(display)
+        x.XCloseDisplay(display)
+        """
+
     /// Takes screenshots until one satisfies `condition`, or fails after `timeout` seconds with the last one.
     @discardableResult
     public func waitForScreen(timeout: Double = 20, _ description: String, _ condition: (DecodedFrame) -> Bool) throws -> DecodedFrame {

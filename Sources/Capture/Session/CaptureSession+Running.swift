@@ -190,6 +190,10 @@ extension CaptureSession {
 
     private func handle(_ message: Message, from running: RunningGraph, configuration: SessionConfiguration) {
         switch message.kind {
+        case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == running.plan.previewSink:
+            // Closing the window is how a preview is usually ended; the sink reports it as an error.
+            eventContinuation.yield(.previewClosed)
+            if running.started.value { finishAfterFailure(running) }
         case .error(let text, let debug):
             let deviceID = running.inputID(forElementPath: message.sourcePath, configuration: configuration)
             var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")

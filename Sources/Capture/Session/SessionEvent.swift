@@ -7,6 +7,8 @@ public enum SessionEvent: Sendable {
     case segmentFinished(RecordingSummary)
     /// A device or element failed; `deviceID` names the input when the failure is in its branch.
     case runtimeError(deviceID: String?, reason: String)
+    /// The user closed the preview window: the session stops as if asked to, its file finalized.
+    case previewClosed
     /// A device in use went away (unplugged, driver unbound).
     case interrupted(deviceID: String)
     /// The device is back.
