@@ -5,6 +5,7 @@ import GStreamer
 /// knows nothing more of GStreamer than the version it names.
 public enum CaptureRuntime {
     public static func start() throws {
+        FrameMemory.recycleFreedFrames()
         try Gst.initialize()
     }
 

@@ -12,7 +12,6 @@ public enum Gst {
         lock.lock()
         defer { lock.unlock() }
         if initialized { return }
-        FrameMemory.recycleFreedFrames()
         var error: UnsafeMutablePointer<GError>?
         guard gst_init_check(nil, nil, &error) != 0 else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown reason"

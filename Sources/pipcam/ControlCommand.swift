@@ -3,7 +3,7 @@ import Foundation
 
 /// What can be changed while previewing or recording. The window's keys, the terminal's keys and the
 /// control socket all speak this one vocabulary, so each change has exactly one implementation
-/// (`LiveControl`).
+/// (`ControlCommandRunner`).
 enum ControlCommand: Sendable, Equatable {
     case swap
     /// Moves the inset to a corner; nil takes the next one clockwise.

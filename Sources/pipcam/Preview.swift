@@ -33,7 +33,7 @@ struct Preview: AsyncParsableCommand {
         let session = try CaptureSession(configuration: configuration)
         if let movie = configuration.movieFile { try await session.removeOutput(id: movie.id) }
 
-        let controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+        let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
         defer { controls.finish() }
         let stopper = SignalStopper(session: session, notice: "stopping…")
         defer { stopper.cancel() }

@@ -90,7 +90,7 @@ struct Record: AsyncParsableCommand {
         let session = try CaptureSession(configuration: configuration)
         if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
 
-        let controls = try LiveControls(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+        let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
         defer { controls.finish() }
         let stopper = SignalStopper(session: session)
         defer { stopper.cancel() }

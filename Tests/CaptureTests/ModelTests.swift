@@ -7,13 +7,13 @@ final class ModelTests: XCTestCase {
         let layout = Layout(kind: .pictureInPicture, corner: .bottomRight, insetSize: 0.3, margin: 0.03)
         let regions = layout.regions(width: 1280, height: 720)
         XCTAssertEqual(regions.main, Region(x: 0, y: 0, width: 1280, height: 720, zOrder: 0))
-        XCTAssertEqual(regions.second, Region(x: 1280 - 38 - 384, y: 720 - 38 - 216, width: 384, height: 216, zOrder: 1))
-        let topLeft = Layout(kind: .pictureInPicture, corner: .topLeft).regions(width: 1280, height: 720).second
+        XCTAssertEqual(regions.inset, Region(x: 1280 - 38 - 384, y: 720 - 38 - 216, width: 384, height: 216, zOrder: 1))
+        let topLeft = Layout(kind: .pictureInPicture, corner: .topLeft).regions(width: 1280, height: 720).inset
         XCTAssertEqual([topLeft.x, topLeft.y], [38, 38])
         let halves = Layout(kind: .sideBySide).regions(width: 1280, height: 720)
-        XCTAssertEqual([halves.main.width, halves.second.x, halves.second.width], [640, 640, 640])
+        XCTAssertEqual([halves.main.width, halves.inset.x, halves.inset.width], [640, 640, 640])
         let stacked = Layout(kind: .topBottom).regions(width: 1280, height: 720)
-        XCTAssertEqual([stacked.main.height, stacked.second.y], [360, 360])
+        XCTAssertEqual([stacked.main.height, stacked.inset.y], [360, 360])
     }
 
     func testFormatChoiceNeverPicksAHugeSlowMode() {

@@ -24,7 +24,7 @@ extension GraphBuilder {
         guard let preview = configuration.previewOutput, connection.outputID == preview.id,
               let composed = configuration.composedCameras(into: preview.id) else { return nil }
         let regions = configuration.layout.regions(width: previewSize.width, height: previewSize.height)
-        return connection == composed.main ? regions.main : connection == composed.second ? regions.second : nil
+        return connection == composed.main ? regions.main : connection == composed.inset ? regions.inset : nil
     }
 
     /// Links a camera's preview branch to its region of the preview compositor.

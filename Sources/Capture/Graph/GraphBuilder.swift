@@ -30,6 +30,10 @@ struct GraphBuilder {
     /// The colours cameras drawn by pipcam state: one for all, whatever their size (see `.testPattern`).
     static let drawnColorimetry = "bt709"
 
+    /// Frames a camera's queues hold before the oldest is dropped: enough to ride out a busy moment,
+    /// few enough that the picture stays live. The frame counts read it too (`RunningGraph.cameraFrames`).
+    static let cameraQueueFrames = 3
+
     /// Live branches drop the oldest frame rather than stall the camera when downstream is slow.
     static func leakyQueue(buffers: Int) -> [(String, PropertyValue)] {
         [("leaky", .string("downstream")), ("max-size-buffers", .uint(UInt64(buffers))),
@@ -81,12 +85,12 @@ struct GraphBuilder {
                     let compositor = ensureCompositor()
                     let pad = "sink_\(plan.compositorPads.count)"
                     plan.compositorPads[input.id] = pad
-                    let region = connection == composed?.main ? regions.main : regions.second
+                    let region = connection == composed?.main ? regions.main : regions.inset
                     var toPicture = flip
                     if isIsolated(connections) {
                         // The camera's own track shares the connection's switch and flip, at the captured size.
-                        toPicture = plan.add("\(branch)-picture-queue", .queue, Self.leakyQueue(buffers: 3))
-                        let trackQueue = plan.add("\(branch)-track-queue", .queue, Self.leakyQueue(buffers: 3))
+                        toPicture = plan.add("\(branch)-picture-queue", .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))
+                        let trackQueue = plan.add("\(branch)-track-queue", .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))
                         fanOut(from: flip, to: [toPicture, trackQueue], tee: "\(branch)-tee")
                         let convert = plan.add("\(branch)-track-convert", .videoconvert)
                         let caps = plan.add("\(branch)-track-caps", .capsfilter, [("caps", .string("video/x-raw,format=I420"))])
@@ -246,7 +250,7 @@ struct GraphBuilder {
 
     /// Modes for every connected camera, at one rate: cameras composed into one picture share a frame
     /// rate, as in a multi-camera session; it is the highest all of them reach, up to the configured rate.
-    private func chooseModes(composed: (main: Connection, second: Connection?)?, regions: (main: Region, second: Region)) -> (modes: [String: CaptureMode], rate: Double) {
+    private func chooseModes(composed: (main: Connection, inset: Connection?)?, regions: (main: Region, inset: Region)) -> (modes: [String: CaptureMode], rate: Double) {
         let cameras = configuration.inputs.filter(\.device.isCamera).compactMap { input -> (DeviceInput, [Connection])? in
             let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
             return connections.isEmpty ? nil : (input, connections)
@@ -267,7 +271,7 @@ struct GraphBuilder {
     /// their size, every camera at no more than the rung's rate. The picture keeps its size and rate
     /// (the compositor scales, the encoder skips pictures), so the change is live.
     private func throttled(_ modes: [String: CaptureMode], by settings: ThrottleSettings,
-                           composed: (main: Connection, second: Connection?)?) -> [String: CaptureMode] {
+                           composed: (main: Connection, inset: Connection?)?) -> [String: CaptureMode] {
         modes.reduce(into: [:]) { result, entry in
             let (inputID, mode) = entry
             // A camera with a track of its own keeps its mode: the track's encoder and the file would have
@@ -278,7 +282,7 @@ struct GraphBuilder {
                 return
             }
             let scale = composed?.main.inputPorts.first?.inputID == inputID ? settings.mainScale
-                : composed?.second?.inputPorts.first?.inputID == inputID ? settings.insetScale : 1
+                : composed?.inset?.inputPorts.first?.inputID == inputID ? settings.insetScale : 1
             let size = ThrottleSettings.scaled(width: mode.width, height: mode.height, by: scale)
             let rate = min(mode.frameRate, settings.frameRate)
             result[inputID] = FormatChooser.choose(for: input.device, width: size.width, height: size.height, frameRate: rate)
@@ -287,8 +291,8 @@ struct GraphBuilder {
 
     /// The size each camera must deliver: where it is shown, the whole picture for an isolated track or a
     /// photo, or the size a data output asks for; an explicit active format always wins.
-    private func captureMode(for input: DeviceInput, connections: [Connection], composed: (main: Connection, second: Connection?)?,
-                             regions: (main: Region, second: Region), isolated: Bool, rate target: Double) -> CaptureMode {
+    private func captureMode(for input: DeviceInput, connections: [Connection], composed: (main: Connection, inset: Connection?)?,
+                             regions: (main: Region, inset: Region), isolated: Bool, rate target: Double) -> CaptureMode {
         let rate = input.activeFrameRate ?? target
         if let format = input.activeFormat {
             // A format given without a rate runs at the session's, or the one the device offers at that size
@@ -303,7 +307,7 @@ struct GraphBuilder {
         let recorded = connections.contains { $0.outputID == configuration.movieFile?.id }
         for connection in connections {
             var size = full
-            let shown = connection == composed?.main ? regions.main : connection == composed?.second ? regions.second : nil
+            let shown = connection == composed?.main ? regions.main : connection == composed?.inset ? regions.inset : nil
             if let shown, !isolated { size = (shown.width, shown.height) }
             if let shown = previewRegion(of: connection) { size = (shown.width, shown.height) }
             if connection.outputID == configuration.photoOutput?.id { size = full }
@@ -327,7 +331,7 @@ struct GraphBuilder {
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
             var chain = [source, caps]
             if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: 3)))
+            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
             plan.chain(chain)
         case .pipewire(let target, _):
             // PipeWire negotiates nothing by itself: the caps filter's fixed mode (format included) is
@@ -336,7 +340,7 @@ struct GraphBuilder {
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
             var chain = [source, caps]
             if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: 3)))
+            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
             plan.chain(chain)
         case .testPattern(let pattern, let label, let moving):
             var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
@@ -359,7 +363,7 @@ struct GraphBuilder {
                 ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
             ])
-            plan.chain([source, caps, clock, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
+            plan.chain([source, caps, clock, plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .file(let path):
             let reader: [String]
             switch Y4MClip.reading(ofFileAt: path) {
@@ -382,7 +386,7 @@ struct GraphBuilder {
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
             // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
             let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", .clocksync)]
-            plan.chain(reader + [convert, scale, caps] + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
+            plan.chain(reader + [convert, scale, caps] + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .screen(let display, let region, let showsPointer):
             // The screen at its own size, converted and scaled to the mode; the caps filter's rate paces the
             // capture. XDamage would copy only what changed into a reused picture: a whole copy is simpler
@@ -398,7 +402,7 @@ struct GraphBuilder {
             let convert = plan.add("\(prefix)-convert", .videoconvert)
             let scale = plan.add("\(prefix)-scale", .videoscale)
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
-            plan.chain([source, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
+            plan.chain([source, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .screencast:
             // The portal's stream sends a picture when the screen changes, at a rate of its own: the last one
             // is sent again every 100 ms while nothing changes, and videorate makes the mode's steady rate.
@@ -410,7 +414,7 @@ struct GraphBuilder {
             let convert = plan.add("\(prefix)-convert", .videoconvert)
             let scale = plan.add("\(prefix)-scale", .videoscale)
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
-            plan.chain([source, rate, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: 3))])
+            plan.chain([source, rate, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .alsa, .tone, .soundServer:
             break
         }

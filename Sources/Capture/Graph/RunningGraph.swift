@@ -143,9 +143,9 @@ final class RunningGraph: @unchecked Sendable {
     }
 
     /// Frames each camera delivered, and how many of them never reached the picture. While running, up to
-    /// `inFlight` frames per camera are still in its queue and are not counted as dropped.
+    /// a queue's worth of frames per camera is still on its way and is not counted as dropped.
     var cameraFrames: [(inputID: String, frames: Int, dropped: Int)] {
-        let inFlight = started.value && !stopped.value ? 3 : 0
+        let inFlight = started.value && !stopped.value ? GraphBuilder.cameraQueueFrames : 0
         return plan.cameraTaps.map { tap in
             let frames = captured[tap.inputID]?.value ?? 0
             let reached = delivered[tap.inputID]?.value ?? frames

@@ -135,10 +135,10 @@ public final class CaptureSession: @unchecked Sendable {
     /// following the main camera, the heard microphone switches too.
     public func swapCameras() async throws {
         try await edit { configuration in
-            guard let composed = configuration.composedCameras(), let second = composed.second else {
+            guard let composed = configuration.composedCameras(), let inset = composed.inset else {
                 throw ConfigurationError("swapping needs two cameras in the picture")
             }
-            configuration.layout.mainInputID = second.inputPorts[0].inputID
+            configuration.layout.mainInputID = inset.inputPorts[0].inputID
         }
     }
 }

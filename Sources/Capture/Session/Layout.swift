@@ -29,7 +29,7 @@ public struct Layout: Sendable, Hashable {
     }
 
     /// Where each camera goes in a picture of `width`×`height`, main first.
-    public func regions(width: Int, height: Int) -> (main: Region, second: Region) {
+    public func regions(width: Int, height: Int) -> (main: Region, inset: Region) {
         switch kind {
         case .pictureInPicture:
             let insetWidth = even(Double(width) * insetSize)

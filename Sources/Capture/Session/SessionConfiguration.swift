@@ -107,12 +107,12 @@ public struct SessionConfiguration: Sendable {
 
     /// The camera shown full frame (or first), then the other, as the layout asks: in the recorded picture,
     /// or in the preview when nothing is recorded.
-    func composedCameras() -> (main: Connection, second: Connection?)? {
+    func composedCameras() -> (main: Connection, inset: Connection?)? {
         composedCameras(into: movieFile?.id ?? previewOutput?.id)
     }
 
     /// The same for the picture of one output (the movie file's or the preview's).
-    func composedCameras(into outputID: String?) -> (main: Connection, second: Connection?)? {
+    func composedCameras(into outputID: String?) -> (main: Connection, inset: Connection?)? {
         let cameras = connections.filter { $0.outputID == outputID && $0.mediaType == .video }
         guard let first = cameras.first else { return nil }
         let main = cameras.first { $0.inputPorts.first?.inputID == layout.mainInputID } ?? first

@@ -6,8 +6,8 @@ import Locking
 /// preview window's keys, SIGUSR1 (a photo: `kill -USR1 <pid>`), and the preview's overlay line. Started
 /// once the session runs; `drain()` waits for commands under way (a photo being encoded), `finish()`
 /// lets go of all of it.
-final class LiveControls: @unchecked Sendable {
-    private let control: LiveControl
+final class ControlInputs: @unchecked Sendable {
+    private let control: ControlCommandRunner
     private var socket: ControlSocket?
     private var terminal: TerminalKeys?
     private var tasks: [Task<Void, Never>] = []
@@ -17,14 +17,14 @@ final class LiveControls: @unchecked Sendable {
     private let pressure = Locked<PressureLevel?>(nil)
 
     init(session: CaptureSession, options: LiveOptions, photoDirectory: String?, photoOptions: PhotoOptions) throws {
-        let control = LiveControl(session: session, photoDirectory: photoDirectory, photoOptions: photoOptions)
+        let control = ControlCommandRunner(session: session, photoDirectory: photoDirectory, photoOptions: photoOptions)
         self.control = control
         if let path = options.control {
             socket = try ControlSocket(path: path) { line in
                 do {
                     return await control.answer(try ControlCommand(jsonLine: line))
                 } catch {
-                    return LiveControl.line(["ok": false, "error": "\(error)"])
+                    return ControlCommandRunner.line(["ok": false, "error": "\(error)"])
                 }
             }
         }

@@ -4,7 +4,7 @@ import Foundation
 /// Carries out `ControlCommand`s on a running session and answers each with one JSON line:
 /// `{"ok":true,…state…}` or `{"ok":false,"error":"…"}`. Every change is a live commit (pad positions,
 /// valves, capture sizes), so the recording goes on in the same file without losing a frame.
-struct LiveControl: Sendable {
+struct ControlCommandRunner: Sendable {
     let session: CaptureSession
     /// Where photos go; nil when the command was started without `--photos`.
     let photoDirectory: String?
