@@ -11,34 +11,20 @@ struct Check: AsyncParsableCommand {
             The machine is measured once (a few seconds) and the result kept in ~/.cache/pipcam.
             """)
 
-    @Option(name: .long, help: "A pipeline description (default: the first two cameras found, as record uses).")
-    var pipeline: String?
-
-    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
-    var standIns = false
+    @OptionGroup
+    var sessionOptions: SessionOptions
 
     @Flag(name: .long, help: "Measure the machine again instead of using the kept measurement.")
     var recalibrate = false
 
-    func validate() throws {
-        if standIns && pipeline == nil { throw ValidationError("--stand-ins applies to the devices of a --pipeline file") }
-    }
-
     func run() async throws {
-        let configuration: SessionConfiguration
-        if let pipeline {
-            let notes: [String]
-            (configuration, notes) = try SessionLoading.fromDescription(pipeline, outputPath: "/dev/null", standIns: standIns)
-            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        } else {
-            configuration = try SessionLoading.fromDevices(cameraIDs: [], microphoneIDs: [], outputPath: "/dev/null")
-        }
+        let configuration = try sessionOptions.configuration(outputPath: "/dev/null")
         let budget = try await BudgetCache.budget(remeasure: recalibrate) {
             FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
         }
         let buses = UsbTopology.buses(of: configuration)
         let cost = try configuration.hardwareCost(buses: buses, budget: budget)
-        print(cost.report(title: pipeline ?? "the first two cameras"))
+        print(cost.report(title: sessionOptions.pipeline ?? (sessionOptions.cameras.isEmpty ? "the first two cameras" : sessionOptions.cameras.joined(separator: " and "))))
         print(Self.ladder(configuration))
         for note in ElementFactory.absentOptionalElements { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         guard cost.isOverBudget else { return }

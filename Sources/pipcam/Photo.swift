@@ -12,10 +12,7 @@ struct Photo: AsyncParsableCommand {
     var folder: String
 
     @OptionGroup
-    var devices: DeviceOptions
-
-    @Option(name: .long, help: "low, medium, high, hd720, hd1080 or photo: the size cameras are captured at.")
-    var preset: SessionPreset?
+    var sessionOptions: SessionOptions
 
     @OptionGroup(title: "Photo")
     var photo: PhotoOptions
@@ -25,9 +22,8 @@ struct Photo: AsyncParsableCommand {
         // The composed picture is the recording's: the session records, to a scratch file removed at the end.
         let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pipcam-photo-\(getpid()).mkv").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var configuration = try SessionLoading.load(pipeline: devices.pipeline, cameraIDs: devices.cameras, outputPath: scratch, standIns: devices.standIns)
+        var configuration = try sessionOptions.configuration(outputPath: scratch)
         configuration.movieFile?.path = scratch
-        if let preset { configuration.preset = preset }
         configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live))
         let session = try CaptureSession(configuration: configuration)
         let stopper = SignalStopper(session: session)

@@ -8,10 +8,7 @@ struct Preview: AsyncParsableCommand {
         abstract: "Show the cameras in a window, as they would be recorded, and change the layout live.")
 
     @OptionGroup
-    var devices: DeviceOptions
-
-    @Option(name: .long, help: "picture-in-picture, side-by-side or top-bottom.")
-    var layout: Layout.Kind?
+    var sessionOptions: SessionOptions
 
     @OptionGroup(title: "Live control")
     var live: LiveOptions
@@ -25,8 +22,7 @@ struct Preview: AsyncParsableCommand {
     func run() async throws {
         let preview = try live.previewOutput()
         // Loaded as for a recording, then the movie file is taken away: the preview composes on its own.
-        var configuration = try SessionLoading.load(pipeline: devices.pipeline, cameraIDs: devices.cameras, outputPath: "preview.mkv", standIns: devices.standIns)
-        if let layout { configuration.layout.kind = layout }
+        var configuration = try sessionOptions.configuration(outputPath: "preview.mkv")
         configuration.attachPreviewOutput(preview)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput()) }

@@ -11,19 +11,10 @@ struct Record: AsyncParsableCommand {
     var output: String?
 
     @OptionGroup
-    var devices: DeviceOptions
+    var sessionOptions: SessionOptions
 
     @Option(name: .long, help: "Stop after this many seconds.")
     var duration: Double?
-
-    @Option(name: .customLong("mic"), help: "A microphone id or ALSA name (up to two).")
-    var microphones: [String] = []
-
-    @Option(name: .long, help: "picture-in-picture, side-by-side or top-bottom.")
-    var layout: Layout.Kind?
-
-    @Option(name: .long, help: "low, medium, high, hd720, hd1080 or photo (picture size, rate, bitrate).")
-    var preset: SessionPreset?
 
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
     var force = false
@@ -53,35 +44,19 @@ struct Record: AsyncParsableCommand {
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
         }
-        if devices.pipeline != nil && !microphones.isEmpty {
-            throw ValidationError("--mic chooses devices when no --pipeline is given; name devices in the pipeline file instead")
-        }
-        if microphones.count > 2 { throw ValidationError("pipcam records at most two microphones") }
     }
 
     func run() async throws {
-        var configuration: SessionConfiguration
-        let path: String
-        if let pipeline = devices.pipeline {
-            let description = try PipelineDescription.load(path: pipeline)
-            guard let output = output ?? description.outputPath else {
-                throw CLIError("give the file to record to: pipcam record OUT.mkv --pipeline \(pipeline)")
-            }
-            path = try OutputPath.check(output, force: force)
-            let notes: [String]
-            (configuration, notes) = try SessionLoading.configuration(description, outputPath: path, standIns: devices.standIns)
-            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        } else {
-            guard let output else { throw CLIError("give the file to record to: pipcam record OUT.mkv") }
-            path = try OutputPath.check(output, force: force)
-            configuration = try SessionLoading.fromDevices(cameraIDs: devices.cameras, microphoneIDs: microphones, outputPath: path)
+        let description = try sessionOptions.description()
+        guard let output = output ?? description?.outputPath else {
+            throw CLIError("give the file to record to: pipcam record OUT.mkv" + (sessionOptions.pipeline.map { " --pipeline \($0)" } ?? ""))
         }
-        if let layout { configuration.layout.kind = layout }
-        if let preset { configuration.preset = preset }
+        let path = try OutputPath.check(output, force: force)
+        var configuration = try sessionOptions.configuration(outputPath: path, loaded: description)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         if preview { configuration.attachPreviewOutput(try live.previewOutput()) }
-        configuration = try await CostGate.admit(configuration, pipeline: devices.pipeline)
+        configuration = try await CostGate.admit(configuration, pipeline: sessionOptions.pipeline)
         if noThrottle { configuration.throttlePolicy.isEnabled = false }
         let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
         defer { eventsLog?.close() }

@@ -2,7 +2,7 @@ import Capture
 import Foundation
 
 /// Turns the command line's choices (a description file, or devices found on the machine) into a
-/// session configuration: the one place both `record` and `describe` get theirs from.
+/// session configuration: the one place `SessionOptions`, `validate` and `describe` get theirs from.
 enum SessionLoading {
     static func fromDescription(_ path: String, outputPath: String?, standIns: Bool = false) throws -> (SessionConfiguration, notes: [String]) {
         let description = try PipelineDescription.load(path: path)
@@ -19,15 +19,6 @@ enum SessionLoading {
         }
         let devices = needsDevices ? DeviceDiscovery.devices() : []
         return try description.configuration(devices: devices, outputPath: outputPath, standIns: standIns)
-    }
-
-    /// A description's session (its notes printed), or the cameras found or named: what `photo` and
-    /// `preview` start from.
-    static func load(pipeline: String?, cameraIDs: [String], outputPath: String, standIns: Bool) throws -> SessionConfiguration {
-        guard let pipeline else { return try fromDevices(cameraIDs: cameraIDs, microphoneIDs: [], outputPath: outputPath) }
-        let (configuration, notes) = try fromDescription(pipeline, outputPath: outputPath, standIns: standIns)
-        for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        return configuration
     }
 
     /// The first two cameras and two microphones found, or those named.

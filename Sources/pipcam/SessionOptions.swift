@@ -1,0 +1,56 @@
+import ArgumentParser
+import Capture
+import Foundation
+
+/// What a session is made of, for every command that opens one (record, preview, photo, check): a
+/// pipeline description, or the devices named here (see `pipcam devices`), or else the first ones found;
+/// then the layout and preset, over the description's.
+struct SessionOptions: ParsableArguments {
+    @Option(name: .long, help: "A pipeline description (see pipelines/).")
+    var pipeline: String?
+
+    @Option(name: .customLong("camera"), help: "A camera id or node (twice for two cameras; see pipcam devices).")
+    var cameras: [String] = []
+
+    @Option(name: .customLong("mic"), help: "A microphone id, ALSA name, sound-server source or 'default' (up to two).")
+    var microphones: [String] = []
+
+    @Flag(name: .long, help: "Replace devices of the pipeline file that are not present with synthetic ones.")
+    var standIns = false
+
+    @Option(name: .long, help: "picture-in-picture, side-by-side or top-bottom.")
+    var layout: Layout.Kind?
+
+    @Option(name: .long, help: "low, medium, high, hd720, hd1080 or photo (picture size, rate, bitrate).")
+    var preset: SessionPreset?
+
+    func validate() throws {
+        if pipeline != nil && !(cameras.isEmpty && microphones.isEmpty) {
+            throw ValidationError("--camera and --mic choose devices when no --pipeline is given; name devices in the pipeline file instead")
+        }
+        if standIns && pipeline == nil { throw ValidationError("--stand-ins applies to the devices of a --pipeline file") }
+        if cameras.count > 2 { throw ValidationError("pipcam takes at most two cameras") }
+        if microphones.count > 2 { throw ValidationError("pipcam records at most two microphones") }
+    }
+
+    /// The description file, read once, when there is one.
+    func description() throws -> PipelineDescription? {
+        try pipeline.map { try PipelineDescription.load(path: $0) }
+    }
+
+    /// The session these options describe, writing to `outputPath`, with the description's notes printed.
+    /// `loaded` is the description when the caller has read it already.
+    func configuration(outputPath: String, loaded: PipelineDescription? = nil) throws -> SessionConfiguration {
+        var configuration: SessionConfiguration
+        if let description = try loaded ?? description() {
+            let notes: [String]
+            (configuration, notes) = try SessionLoading.configuration(description, outputPath: outputPath, standIns: standIns)
+            for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        } else {
+            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: outputPath)
+        }
+        if let layout { configuration.layout.kind = layout }
+        if let preset { configuration.preset = preset }
+        return configuration
+    }
+}
