@@ -71,6 +71,21 @@ final class ModelTests: XCTestCase {
         XCTAssertFalse(plan.launchLine.contains("parse_launch"))
     }
 
+    /// An error names the camera or microphone whose branch raised it; the elements every branch shares
+    /// (the compositor, the mixer, the encoders of the picture and the mix) belong to none.
+    func testEachBranchElementBelongsToItsInputAndSharedOnesToNone() throws {
+        let plan = try Fixtures.configuration(path: "/tmp/x.mkv").graphPlan()
+        let sources = plan.nodes.filter(\.factory.isSource).map(\.name)
+        XCTAssertEqual(Set(sources.compactMap { plan.inputOfElement[$0] }), ["front", "side", "voice", "room"])
+        XCTAssertEqual(sources.count, 4, "one source each")
+        for shared in [plan.compositor?.name, plan.mixerName, plan.pictureEncoder?.name, plan.mux?.name] {
+            let name = try XCTUnwrap(shared)
+            XCTAssertNil(plan.inputOfElement[name], "\(name) is every branch's")
+        }
+        let frontElements = plan.inputOfElement.filter { $0.value == "front" }.keys
+        XCTAssertTrue(frontElements.contains { plan.node($0)?.factory == .videoflip }, "the connection's flip is the camera's")
+    }
+
     func testIsolatedTracksCaptureTheInsetWhole() throws {
         var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
         configuration.movieFile?.isolatedCameraTracks = true

@@ -27,7 +27,7 @@ final class PreviewTests: XCTestCase {
         XCTAssertEqual(direction(plan, "cam0-preview-flip"), "horiz", "the front camera, on screen")
         XCTAssertEqual(direction(plan, "cam0-movie-flip"), "identity", "the front camera, recorded")
         XCTAssertEqual(direction(plan, "cam1-preview-flip"), "identity", "the other camera")
-        XCTAssertEqual(plan.previewSink.flatMap { plan.node($0)?.factory }, .fakesink)
+        XCTAssertEqual(plan.previewSink.flatMap { plan.node($0.name)?.factory }, .fakesink)
         XCTAssertNotNil(plan.previewOverlay)
     }
 
@@ -39,7 +39,7 @@ final class PreviewTests: XCTestCase {
         let previewed = try configuration(recording: false).graphPlan()
         XCTAssertEqual(previewed.cameraModes["front"].map { [$0.width, $0.height] }, [640, 360])
         XCTAssertEqual(previewed.cameraModes["side"].map { [$0.width, $0.height] }, [192, 108])
-        XCTAssertNil(previewed.muxName)
+        XCTAssertNil(previewed.mux)
     }
 
     func testSwapCornerLayoutAndSwitchesAreLiveInBothPictures() throws {

@@ -23,9 +23,9 @@ extension SessionConfiguration {
             return CameraLoad(inputID: input.id, width: mode.width, height: mode.height, frameRate: mode.frameRate,
                               pixelFormat: mode.pixelFormat, origin: origin, encodedAlone: isolated && composed)
         }
-        let picture = plan.compositorName.map { _ in
+        let picture = plan.compositor.map { _ in
             PictureLoad(width: plan.outputSize.width, height: plan.outputSize.height, frameRate: plan.frameRate,
-                        softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0) }?.factory == .x264enc)
+                        softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0.name) }?.factory == .x264enc)
         }
         return (cameras, picture)
     }

@@ -25,6 +25,15 @@ public enum ElementFactory: String, CaseIterable, Sendable {
 
     /// Whether a recording with the defaults needs it, or pipcam only uses it when it is there
     /// (hardware encoders, faster or other windows, desktop sound servers).
+    /// Where a branch begins: a camera, microphone, clip or screen. Ending a recording sends end-of-stream
+    /// just downstream of each.
+    public var isSource: Bool {
+        switch self {
+        case .v4l2src, .pipewiresrc, .ximagesrc, .videotestsrc, .audiotestsrc, .alsasrc, .pulsesrc, .filesrc, .appsrc: true
+        default: false
+        }
+    }
+
     public var isRequired: Bool {
         switch self {
         case .xvimagesink, .waylandsink, .glimagesink, .vah264enc, .vah264lpenc, .v4l2h264enc, .pulsesrc, .pipewiresrc: false

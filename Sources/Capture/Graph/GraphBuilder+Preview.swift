@@ -40,7 +40,7 @@ extension GraphBuilder {
     private mutating func ensurePreviewCompositor(rate: Double) -> String {
         if let name = plan.previewCompositor { return name }
         let wait = UInt64(1_000_000_000 / max(1, rate))
-        plan.previewCompositor = plan.add("preview", .compositor, [("background", .string("black")), ("latency", .uint(wait))])
+        plan.previewCompositor = plan.shared { $0.add("preview", .compositor, [("background", .string("black")), ("latency", .uint(wait))]) }
         return plan.previewCompositor!
     }
 
@@ -56,12 +56,12 @@ extension GraphBuilder {
                 ("text", .string("")), ("halignment", .string("center")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans Bold \(max(8, height / 30))")), ("shaded-background", .bool(true)),
             ])
-            plan.previewOverlay = overlay
+            plan.previewOverlay = ElementHandle(overlay)
             chain.append(overlay)
         }
         chain.append(plan.add("preview-convert", .videoconvert))
         let sink = plan.add("preview-sink", preview.sink, [("sync", .bool(false))])
-        plan.previewSink = sink
+        plan.previewSink = ElementHandle(sink)
         chain.append(sink)
         plan.chain(chain)
     }

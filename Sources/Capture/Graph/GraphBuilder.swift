@@ -63,6 +63,8 @@ struct GraphBuilder {
         for (index, input) in configuration.inputs.enumerated() where input.device.isCamera {
             let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
             guard !connections.isEmpty else { continue }
+            plan.branchInput = input.id
+            defer { plan.branchInput = nil }
             let prefix = "cam\(index)"
             let mode = modes[input.id]!
             plan.cameraModes[input.id] = mode
@@ -71,7 +73,7 @@ struct GraphBuilder {
             var deliveredTap: (String, String)?
             if connections.contains(where: { $0.outputID == configuration.photoOutput?.id }) {
                 // Stills are taken off the captured frames by a one-shot probe; no branch of their own.
-                plan.stillSources[input.id] = captured
+                plan.stillSources[input.id] = ElementHandle(captured)
             }
             for connection in connections where connection.outputID != configuration.photoOutput?.id {
                 let branch = "\(prefix)-\(connection.outputID)"
@@ -108,23 +110,23 @@ struct GraphBuilder {
             }
             if heads.isEmpty { heads.append(plan.add("\(prefix)-discard", .fakesink, [("sync", .bool(false)), ("async", .bool(false))])) }
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
-            plan.cameraTaps.append(.init(inputID: input.id, captured: captured, delivered: deliveredTap?.0, deliveredPad: deliveredTap?.1))
+            plan.cameraTaps.append(.init(inputID: input.id, captured: ElementHandle(captured), delivered: deliveredTap.map { ElementHandle($0.0) }, deliveredPad: deliveredTap?.1))
         }
 
-        if let compositor = plan.compositorName, let movie = configuration.movieFile {
+        if let compositor = plan.compositor?.name, let movie = configuration.movieFile {
             let caps = plan.add("picture-caps", .capsfilter, [("caps", .string(
                 "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])
             // A second of pictures absorbs the encoder's start and its bursts. A machine that cannot encode
             // in real time drops composed pictures here (counted, and shown in the status line) rather than
             // letting the recording fall ever further behind the cameras and microphones.
             let queue = plan.add("picture-queue", .queue, Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
-            plan.pictureQueue = queue
-            plan.compositeSource = caps
+            plan.pictureQueue = ElementHandle(queue)
+            plan.compositeSource = ElementHandle(caps)
             let ring = configuration.photoOutput?.isLivePhotoCaptureEnabled == true
             let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate,
                                           keyFrameSeconds: ring ? 1 : 2, livePhotoRing: ring)
             plan.chain([compositor, caps, queue, encoded.first])
-            plan.pictureEncoder = encoded.first
+            plan.pictureEncoder = ElementHandle(encoded.first)
             muxVideo.append(encoded.last)
         }
 
@@ -136,6 +138,8 @@ struct GraphBuilder {
         for (index, input) in configuration.inputs.enumerated() where !input.device.isCamera {
             let connections = configuration.connections.filter { $0.inputPorts.contains(input.port) }
             guard !connections.isEmpty else { continue }
+            plan.branchInput = input.id
+            defer { plan.branchInput = nil }
             let prefix = "mic\(index)"
             let captured = addMicrophoneSource(input, prefix: prefix)
             var heads: [String] = []
@@ -183,7 +187,7 @@ struct GraphBuilder {
         if let movie = configuration.movieFile {
             let mux = plan.add("mux", .matroskamux, [("writing-app", .string("pipcam"))])
             let file = plan.add("file", .filesink, [("location", .string(movie.path))])
-            plan.muxName = mux
+            plan.mux = ElementHandle(mux)
             plan.link(mux, to: file)
             var videoIndex = 0, audioIndex = 0
             for source in muxVideo + muxAudio + muxIsolated {
@@ -215,7 +219,7 @@ struct GraphBuilder {
         let sink = plan.add("\(branch)-sink", .appsink, [
             ("sync", .bool(false)), ("max-buffers", .uint(1)), ("drop", .bool(discardsLate)),
         ])
-        plan.appSinks[outputID] = sink
+        plan.appSinks[outputID] = ElementHandle(sink)
         return sink
     }
 
@@ -370,7 +374,7 @@ struct GraphBuilder {
             case .mapped(let clip):
                 // Mapped, not read: see Y4MClip. The pictures are pushed when the graph runs.
                 reader = [plan.add("\(prefix)-src", .appsrc, [("caps", .string(clip.caps)), ("format", .string("time"))])]
-                plan.mappedClips["\(prefix)-src"] = path
+                plan.mappedClips[ElementHandle("\(prefix)-src")] = path
             case .raw:
                 // decodebin would find the type and then read in 4 KiB pieces, a third of a second of
                 // CPU per 10 s of 720p; read directly, the clip goes a megabyte at a time.
@@ -409,7 +413,7 @@ struct GraphBuilder {
             // Its pictures are copied out of the desktop's few shared buffers, which videorate and the
             // compositor would otherwise hold on to while the desktop waits for them back.
             let source = plan.add("\(prefix)-src", .pipewiresrc, [("keepalive-time", .int(100)), ("always-copy", .bool(true))])
-            plan.screencasts[source] = input.id
+            plan.screencasts[ElementHandle(source)] = input.id
             let rate = plan.add("\(prefix)-rate", .videorate)
             let convert = plan.add("\(prefix)-convert", .videoconvert)
             let scale = plan.add("\(prefix)-scale", .videoscale)
@@ -445,21 +449,22 @@ struct GraphBuilder {
     }
 
     private mutating func ensureCompositor() -> String {
-        if let name = plan.compositorName { return name }
+        if let name = plan.compositor?.name { return name }
         // Waiting up to 100 ms for a late camera frame keeps a busy machine from composing pictures
         // without it (a black or frozen region); a recording does not mind the delay.
         // The picture starts with the first camera frame: composed before any camera has one, its caps
         // are renegotiated when the cameras arrive and its timestamps restart, so the encoder stamps a
         // picture twice, the muxer drops it, and the file is broken up to the next key frame.
-        plan.compositorName = plan.add("picture", .compositor, [
+        let compositor = plan.shared { $0.add("picture", .compositor, [
             ("background", .string("black")), ("latency", .uint(100_000_000)), ("start-time-selection", .string("first")),
-        ])
-        return plan.compositorName!
+        ]) }
+        plan.compositor = ElementHandle(compositor)
+        return compositor
     }
 
     private mutating func ensureMixer() -> String {
         if let name = plan.mixerName { return name }
-        plan.mixerName = plan.add("mix", .audiomixer, Self.mixerLatency)
+        plan.mixerName = plan.shared { $0.add("mix", .audiomixer, Self.mixerLatency) }
         return plan.mixerName!
     }
 
@@ -487,14 +492,14 @@ struct GraphBuilder {
         let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate, keyFrameSeconds: keyFrameSeconds,
                                                           speed: movie.encoderSpeed)
         let encoder = plan.add("\(prefix)-encode", factory, properties)
-        plan.encoders.append(encoder)
+        plan.encoders.append(ElementHandle(encoder))
         let parse = plan.add("\(prefix)-parse", .h264parse)
         let queue = plan.add("\(prefix)-mux-queue", .queue, Self.muxQueue)
         plan.chain([encoder, parse])
         if livePhotoRing {
             let ringQueue = plan.add("\(prefix)-ring-queue", .queue, Self.leakyQueue(buffers: Int(rate.rounded()) * 2))
             let sink = plan.add("\(prefix)-ring", .appsink, [("sync", .bool(false)), ("max-buffers", .uint(8)), ("drop", .bool(true))])
-            plan.livePhotoSink = sink
+            plan.livePhotoSink = ElementHandle(sink)
             fanOut(from: parse, to: [queue, ringQueue], tee: "\(prefix)-ring-tee")
             plan.link(ringQueue, to: sink)
         } else {
@@ -506,7 +511,7 @@ struct GraphBuilder {
     private mutating func addAudioEncoder(_ movie: MovieFileOutput, prefix: String, after upstream: String) -> String {
         let convert = plan.add("\(prefix)-convert", .audioconvert)
         let encoder = plan.add("\(prefix)-encode", .opusenc, [("bitrate", .int(Int64(movie.audioBitrate * 1000)))])
-        plan.encoders.append(encoder)
+        plan.encoders.append(ElementHandle(encoder))
         let queue = plan.add("\(prefix)-mux-queue", .queue, Self.muxQueue)
         plan.chain([upstream, convert, encoder, queue])
         return queue

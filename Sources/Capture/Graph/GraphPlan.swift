@@ -1,5 +1,12 @@
 import GStreamer
 
+/// An element of a plan that code outside the builder uses, typed by what it is: the running pipeline
+/// hands it back as that type (`Pipeline[handle]`), so nothing outside the builder names an element.
+public struct ElementHandle<Kind: Element>: Hashable, Sendable {
+    public let name: String
+    init(_ name: String) { self.name = name }
+}
+
 /// The GStreamer graph a configuration compiles to, as plain data: elements with their properties and
 /// the links between them. One plan has two readers: `PipelineAssembler` builds it element by element,
 /// and `LaunchLine` prints the equivalent gst-launch-1.0 line, so what `describe` shows is what runs.
@@ -10,6 +17,8 @@ public struct GraphPlan: Sendable {
         public var properties: [(String, PropertyValue)]
         /// Source pads appear while running (decodebin): links from it wait for them.
         public var hasDynamicPads = false
+
+        public var handle: ElementHandle<Element> { ElementHandle(name) }
     }
 
     public struct Link: Sendable {
@@ -19,61 +28,80 @@ public struct GraphPlan: Sendable {
         public let toPad: String?
         /// Properties of the (request) sink pad, e.g. a compositor input's position and size.
         public var padProperties: [(String, PropertyValue)] = []
+
+        /// The element the link goes into.
+        public var target: ElementHandle<Element> { ElementHandle(to) }
     }
 
     /// Where to watch a camera's frames: as captured, and as they reach the picture.
     public struct CameraTaps: Sendable {
         public let inputID: String
-        public let captured: String
-        public let delivered: String?
+        public let captured: ElementHandle<Element>
+        public let delivered: ElementHandle<Element>?
         public let deliveredPad: String?
     }
 
     public private(set) var nodes: [Node] = []
     public private(set) var links: [Link] = []
     /// Appsrc elements that replay a mapped raw clip (see `Y4MClip`), with the clip's path.
-    public var mappedClips: [String: String] = [:]
+    public var mappedClips: [ElementHandle<AppSource>: String] = [:]
     /// pipewiresrc elements that read a screen shared through the desktop's portal, with the input's id:
     /// the share (its PipeWire connection and node) is known only when the session starts.
-    public var screencasts: [String: String] = [:]
+    public var screencasts: [ElementHandle<Element>: String] = [:]
     /// Compositor sink pad of each composed camera, by input id.
     public var compositorPads: [String: String] = [:]
     /// The caps filters that set what each camera captures; they change while running (see `isLive`).
     public var cameraCaps: Set<String> = []
     public var cameraTaps: [CameraTaps] = []
     /// Where stills of each camera are taken (the element whose source pad carries its captured frames).
-    public var stillSources: [String: String] = [:]
+    public var stillSources: [String: ElementHandle<Element>] = [:]
     /// The element whose source pad carries the composed picture, before encoding.
-    public var compositeSource: String?
+    public var compositeSource: ElementHandle<Element>?
     /// The appsink that sees the encoded picture for live photos.
-    public var livePhotoSink: String?
+    public var livePhotoSink: ElementHandle<AppSink>?
     /// Appsinks by data output id.
-    public var appSinks: [String: String] = [:]
+    public var appSinks: [String: ElementHandle<AppSink>] = [:]
     /// Sink pads of the muxer, in track order: picture, mix, microphones, isolated cameras.
     public var muxPads: [String] = []
-    public var muxName: String?
-    public var compositorName: String?
+    public var mux: ElementHandle<Element>?
+    public var compositor: ElementHandle<Element>?
     /// Every encoder, and the one of the composed picture.
-    public var encoders: [String] = []
-    public var pictureEncoder: String?
+    public var encoders: [ElementHandle<Element>] = []
+    public var pictureEncoder: ElementHandle<Element>?
     /// The queue before the picture's encoder, where pictures are dropped when encoding falls behind.
-    public var pictureQueue: String?
-    public var mixerName: String?
-    /// The preview's compositor, its text overlay (when shown) and its window.
-    public var previewCompositor: String?
-    public var previewOverlay: String?
-    public var previewSink: String?
+    public var pictureQueue: ElementHandle<Element>?
+    /// The builder's own: the mixer and the preview's compositor, linked into as they are made.
+    var mixerName: String?
+    var previewCompositor: String?
+    /// The preview's text overlay (when shown) and its window.
+    public var previewOverlay: ElementHandle<Element>?
+    public var previewSink: ElementHandle<Element>?
     public var outputSize: (width: Int, height: Int) = (0, 0)
     public var frameRate: Double = 0
     /// The mode chosen for each camera, for status lines and tests.
     public var cameraModes: [String: CaptureMode] = [:]
+
+    /// The input each element of a camera's or microphone's branch belongs to, by element name: whose
+    /// failure an error from that element is.
+    public private(set) var inputOfElement: [String: String] = [:]
+    /// The input whose branch the builder is making: elements added meanwhile are recorded as its.
+    var branchInput: String?
 
     public func node(_ name: String) -> Node? { nodes.first { $0.name == name } }
 
     @discardableResult
     mutating func add(_ name: String, _ factory: ElementFactory, _ properties: [(String, PropertyValue)] = []) -> String {
         nodes.append(Node(name: name, factory: factory, properties: properties))
+        if let branchInput { inputOfElement[name] = branchInput }
         return name
+    }
+
+    /// Makes an element every branch shares (a compositor, the mixer) while a branch is being made.
+    mutating func shared(_ make: (inout GraphPlan) -> String) -> String {
+        let owner = branchInput
+        branchInput = nil
+        defer { branchInput = owner }
+        return make(&self)
     }
 
     mutating func markDynamic(_ name: String) {

@@ -13,7 +13,7 @@ public enum LaunchLine {
             padProperties[link.to, default: []] += link.padProperties.map { "\(link.toPad ?? "sink")::\($0.0)=\(quote($0.1))" }
         }
         for node in plan.nodes {
-            if let path = plan.mappedClips[node.name] {
+            if let path = plan.mappedClips[ElementHandle(node.name)] {
                 parts.append("filesrc name=\(node.name)-file location=\(quote(.string(path))) blocksize=\(1 << 20)")
                 parts.append("y4mdec name=\(node.name)")
                 parts.append("\(node.name)-file. ! \(node.name).")

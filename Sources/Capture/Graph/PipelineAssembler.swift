@@ -41,3 +41,9 @@ enum PipelineAssembler {
         }
     }
 }
+
+extension Pipeline {
+    /// The running element a plan's handle names, as the type the handle says. The one place outside the
+    /// assembly where a name becomes an element.
+    subscript<Kind>(_ handle: ElementHandle<Kind>) -> Kind? { element(named: handle.name) as? Kind }
+}

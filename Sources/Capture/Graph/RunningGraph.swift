@@ -32,42 +32,42 @@ final class RunningGraph: @unchecked Sendable {
     init(plan: GraphPlan, configuration: SessionConfiguration, screens: [String: ScreenCastPortal.Grant] = [:]) throws {
         self.plan = plan
         pipeline = try PipelineAssembler.assemble(plan)
-        for (name, inputID) in plan.screencasts {
-            guard let share = screens[inputID], let source = pipeline.element(named: name) else { continue }
+        for (handle, inputID) in plan.screencasts {
+            guard let share = screens[inputID], let source = pipeline[handle] else { continue }
             // pipewiresrc takes a copy of the descriptor: the share keeps its own until it ends.
             try source.set("fd", Int32(share.fd))
             try source.set("path", String(share.node))
         }
-        for (name, path) in plan.mappedClips {
-            guard let source = pipeline.element(named: name) as? AppSource else { continue }
+        for (handle, path) in plan.mappedClips {
+            guard let source = pipeline[handle] else { continue }
             source.feed(try Y4MClip(path: path).feed)
         }
         let ring = plan.livePhotoSink.map { _ in LivePhotoRing() }
         livePhotoRing = ring
         for tap in plan.cameraTaps {
             let capturedCounter = FrameCounter()
-            try pipeline.element(named: tap.captured)?.staticPad("sink").addBufferProbe { time in
+            try pipeline[tap.captured]?.staticPad("sink").addBufferProbe { time in
                 capturedCounter.bump(time)
                 return .pass
             }
             captured[tap.inputID] = capturedCounter
             if let element = tap.delivered, let padName = tap.deliveredPad {
                 let deliveredCounter = FrameCounter()
-                try pipeline.element(named: element)?.staticPad(padName).addBufferProbe { time in
+                try pipeline[element]?.staticPad(padName).addBufferProbe { time in
                     deliveredCounter.bump(time)
                     return .pass
                 }
                 delivered[tap.inputID] = deliveredCounter
             }
         }
-        if let name = plan.compositeSource, let caps = pipeline.element(named: name) {
+        if let caps = plan.compositeSource.flatMap({ pipeline[$0] }) {
             // Under a throttle rung, pictures beyond its rate are skipped before the encoder: the file keeps
             // its declared rate and every picture its timestamp, so the change needs no renegotiation.
             // The compositor is asked not to compose the pictures that will be skipped, and the request
             // stops there: the cameras' own filters would act on it too and drop frames it still needs.
             let limiter = Locked(PictureRateLimiter(configuredRate: plan.frameRate))
             pictureRate = limiter
-            if let compositor = plan.compositorName.flatMap({ pipeline.element(named: $0) }) {
+            if let compositor = plan.compositor.flatMap({ pipeline[$0] }) {
                 for pad in plan.compositorPads.values { try compositor.staticPad(pad).stopUpstreamQualityOfService() }
             }
             let upstream = try caps.staticPad("sink")
@@ -81,11 +81,11 @@ final class RunningGraph: @unchecked Sendable {
                 return .drop
             }
         }
-        if let name = plan.pictureQueue, let queue = pipeline.element(named: name) {
+        if let queue = plan.pictureQueue.flatMap({ pipeline[$0] }) {
             try queue.staticPad("sink").addBufferProbe { [composed] time in composed.bump(time); return .pass }
             try queue.staticPad("src").addBufferProbe { [encoded] time in encoded.bump(time); return .pass }
         }
-        if let ring, let sink = plan.livePhotoSink.flatMap({ pipeline.element(named: $0) as? AppSink }) {
+        if let ring, let sink = plan.livePhotoSink.flatMap({ pipeline[$0] }) {
             subscriptions.append(sink.onSample(ring.add, ended: ring.finish))
         }
         for output in configuration.videoDataOutputs {
@@ -102,7 +102,7 @@ final class RunningGraph: @unchecked Sendable {
     }
 
     private func appSink(for outputID: String) -> AppSink? {
-        plan.appSinks[outputID].flatMap { pipeline.element(named: $0) as? AppSink }
+        plan.appSinks[outputID].flatMap { pipeline[$0] }
     }
 
     /// Hands a data output's samples to its delivery, each numbered as it arrives (so a gap is a discarded
@@ -172,12 +172,12 @@ final class RunningGraph: @unchecked Sendable {
     /// Buffers past the limit are also dropped before every encoder: a machine that cannot encode in real
     /// time has a backlog queued there, and encoding what the file will not keep would only delay the stop.
     func watchFile(limit: Duration?, reached: @escaping @Sendable () -> Void) throws {
-        guard let muxName = plan.muxName, let mux = pipeline.element(named: muxName) else { return }
+        guard let mux = plan.mux.flatMap({ pipeline[$0] }) else { return }
         if let limit {
             let fired = Locked(false)
             for encoder in plan.encoders {
                 let isPicture = encoder == plan.pictureEncoder
-                try pipeline.element(named: encoder)?.staticPad("sink").addBufferProbe { time in
+                try pipeline[encoder]?.staticPad("sink").addBufferProbe { time in
                     guard let time, time >= limit else { return .pass }
                     if isPicture && fired.withValue({ done in defer { done = true }; return !done }) { reached() }
                     return .drop
@@ -208,7 +208,7 @@ final class RunningGraph: @unchecked Sendable {
 
     /// Pictures waiting in the queue before the picture's encoder, and how many it holds.
     private var pictureQueueLevel: (level: Int, limit: Int)? {
-        guard let name = plan.pictureQueue, let queue = pipeline.element(named: name),
+        guard let queue = plan.pictureQueue.flatMap({ pipeline[$0] }),
               case .uint(let level)? = try? queue.property("current-level-buffers"),
               case .uint(let limit)? = try? queue.property("max-size-buffers") else { return nil }
         return (Int(level), Int(limit))
@@ -230,21 +230,11 @@ final class RunningGraph: @unchecked Sendable {
         return max(0, offered - waiting - encoded.value)
     }
 
-    /// The input whose branch an element belongs to, from the element's name ("cam1-src" → second input).
-    func inputID(forElementPath path: String?, configuration: SessionConfiguration) -> String? {
-        guard let path, let name = path.split(separator: "/").last?.split(separator: ":").last else { return nil }
-        for (index, input) in configuration.inputs.enumerated() {
-            let prefix = input.device.isCamera ? "cam\(index)-" : "mic\(index)-"
-            if name.hasPrefix(prefix) { return input.id }
-        }
-        return nil
-    }
-
     /// Ends every source branch from just downstream of the source, which works whatever state the
     /// source is in (failed, or blocked waiting for a device).
     func endAllSourcesFromDownstream() {
-        for node in plan.nodes where node.name.hasSuffix("-src") {
-            guard let source = pipeline.element(named: node.name), let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }
+        for node in plan.nodes where node.factory.isSource {
+            guard let source = pipeline[node.handle], let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }
             peer.sendEndOfStream()
         }
     }
@@ -258,12 +248,12 @@ final class RunningGraph: @unchecked Sendable {
             let old = plan.node(node.name)
             for (property, value) in node.properties where next.isLive(property, of: node) {
                 guard old?.properties.first(where: { $0.0 == property })?.1 != value,
-                      let element = pipeline.element(named: node.name) else { continue }
+                      let element = pipeline[node.handle] else { continue }
                 try element.set(property, value)
             }
         }
         for link in next.links where !link.padProperties.isEmpty {
-            guard let padName = link.toPad, let element = pipeline.element(named: link.to) else { continue }
+            guard let padName = link.toPad, let element = pipeline[link.target] else { continue }
             let pad = try element.staticPad(padName)
             for (property, value) in link.padProperties { try pad.set(property, value) }
         }

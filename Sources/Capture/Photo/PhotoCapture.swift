@@ -184,7 +184,7 @@ struct PhotoCapture {
     private func cameras() throws -> [Camera] {
         var cameras = try configuration.photoConnections.map { connection -> Camera in
             let inputID = connection.inputPorts[0].inputID
-            guard let input = configuration.input(inputID), let element = running.plan.stillSources[inputID].flatMap({ running.pipeline.element(named: $0) }) else {
+            guard let input = configuration.input(inputID), let element = running.plan.stillSources[inputID].flatMap({ running.pipeline[$0] }) else {
                 throw ConfigurationError("camera '\(inputID)' is not running")
             }
             return Camera(inputID: inputID, device: input.device, connection: connection, pad: try element.staticPad("src"))
@@ -198,7 +198,7 @@ struct PhotoCapture {
     }
 
     private func compositePad() throws -> Pad? {
-        guard settings.includesComposite, let name = running.plan.compositeSource, let element = running.pipeline.element(named: name) else { return nil }
+        guard settings.includesComposite, let source = running.plan.compositeSource, let element = running.pipeline[source] else { return nil }
         return try element.staticPad("src")
     }
 

@@ -190,12 +190,12 @@ extension CaptureSession {
 
     private func handle(_ message: Message, from running: RunningGraph, configuration: SessionConfiguration) {
         switch message.kind {
-        case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == running.plan.previewSink:
+        case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == running.plan.previewSink?.name:
             // Closing the window is how a preview is usually ended; the sink reports it as an error.
             eventContinuation.yield(.previewClosed)
             if running.started.value { finishAfterFailure(running) }
         case .error(let text, let debug):
-            let deviceID = running.inputID(forElementPath: message.sourcePath, configuration: configuration)
+            let deviceID = message.sourceName.flatMap { running.plan.inputOfElement[$0] }
             var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
             // A camera another program streams from fails as "busy": say which program.
             if case .v4l2(let node)? = deviceID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
