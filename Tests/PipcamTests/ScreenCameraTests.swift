@@ -98,6 +98,8 @@ final class ScreenCameraTests: XCTestCase {
         XCTAssertGreaterThan(last.fraction(x: 20, y: 20, width: 380, height: 180, where: isBlue), 0.98, "the screen as it changed")
         XCTAssertFalse(last.fraction(x: 436, y: 240, width: 180, height: 96, where: isBlue) > 0.9, "the face is the inset")
         let token = try String(contentsOfFile: "\(folder)/state/pipcam/screen-share-token", encoding: .utf8)
+        let permissions = try FileManager.default.attributesOfItem(atPath: "\(folder)/state/pipcam/screen-share-token")[.posixPermissions] as? Int
+        XCTAssertEqual(permissions, 0o600, "only its owner may read the token")
         XCTAssertFalse(token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "the desktop's token for sharing again without asking")
     }
 

@@ -9,6 +9,16 @@ struct CameraLinks {
     let claims: [String: [String]]
 
     /// Reads what udev recorded for every camera node in `devices` (its database in `database`).
+    /// The links once udev has handled every event it has queued. A camera's arrival is announced as soon
+    /// as udev has handled its own event; a twin arriving with it (a driver bound, two cameras on one hub)
+    /// may not be in udev's database yet, and a link they share would look like the first one's alone, so
+    /// the first would get an id it would not have a moment later. udev keeps `queue` while events wait.
+    static func readOnceUdevSettles(timeout: Duration = .seconds(3), queue: String = "/run/udev/queue") -> CameraLinks {
+        let deadline = ContinuousClock.now + timeout
+        while FileManager.default.fileExists(atPath: queue), ContinuousClock.now < deadline { usleep(10_000) }
+        return read()
+    }
+
     static func read(devices: String = "/dev", database: String = "/run/udev/data") -> CameraLinks {
         var claims: [String: [String]] = [:]
         for node in CaptureDevice.cameraNodes(in: devices) {

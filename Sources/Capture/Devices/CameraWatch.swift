@@ -40,7 +40,7 @@ public final class CameraWatch: @unchecked Sendable {
         subscription = provider.bus.subscribe { [known] message in
             switch message.kind {
             case .deviceAdded(let device):
-                guard let camera = DeviceDiscovery.captureDevice(device, links: CameraLinks.read()), let node = camera.node else { return }
+                guard let camera = DeviceDiscovery.captureDevice(device, links: CameraLinks.readOnceUdevSettles()), let node = camera.node else { return }
                 // Starting the provider announces the cameras already there; only new ones are news.
                 guard known.withValue({ $0.updateValue(camera, forKey: node) }) == nil else { return }
                 report(.arrived(camera))

@@ -49,11 +49,12 @@ enum ScreenShareToken {
         (try? String(contentsOfFile: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
     }
 
-    /// A token that cannot be stored costs a question next time, nothing more.
+    /// A token that cannot be stored costs a question next time, nothing more. Only its owner may read it:
+    /// it lets a program share the screen without asking.
     static func save(_ token: String?) {
         guard let token else { return }
         try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: file).deletingLastPathComponent().path, withIntermediateDirectories: true)
-        try? Data((token + "\n").utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        _ = FileManager.default.createFile(atPath: file, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
     }
 }
 
