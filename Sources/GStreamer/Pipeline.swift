@@ -20,6 +20,28 @@ public final class Pipeline: Bin, @unchecked Sendable {
         gst_element_set_state(element, GST_STATE_NULL)
     }
 
+    /// Plays a pipeline that ends by itself (a still to encode, a clip to write, a measurement) to its
+    /// end: starts it, runs `whilePlaying` (to feed it), and waits for end-of-stream. The first error ends
+    /// the wait and is thrown, naming the element; so is a wait longer than `timeout`. Stopped either way.
+    public func runToEnd(timeout: Duration, whilePlaying: () throws -> Void = {}) async throws {
+        let messages = bus.messages()
+        defer { _ = try? setState(.null) }
+        // Sources start while the pipeline goes to PLAYING; the sinks finish prerolling once data arrives.
+        try setState(.playing)
+        try whilePlaying()
+        let end = try await messages.first(timeout: timeout) { message in
+            switch message.kind {
+            case .eos, .error: return true
+            default: return false
+            }
+        }
+        switch end?.kind {
+        case .eos?: return
+        case .error(let text, let debug)?: throw GStreamerError.pipelineError(source: end?.sourceName ?? name, message: text, debug: debug)
+        default: throw GStreamerError.timeout("waiting for '\(name)' to finish")
+        }
+    }
+
     /// Ends a recording the safe way: sends EOS so muxers write their index, waits for it to reach the
     /// bus, then stops. Without this a Matroska file would lack its duration and cues.
     ///

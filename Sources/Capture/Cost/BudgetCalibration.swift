@@ -1,6 +1,5 @@
 import Foundation
 import GStreamer
-import Locking
 
 /// Measures the machine's `PixelBudget` by running each kind of picture work on a short clip of
 /// 1280x720 test pictures as fast as the machine goes, and timing the CPU it took. Every stage's
@@ -72,22 +71,15 @@ public enum BudgetCalibration {
         }
         try pipeline.add(elements)
         try pipeline.link(elements)
-        let messages = pipeline.bus.messages()
-        defer { _ = try? pipeline.setState(.null) }
         let start = processCPUTime()
-        try pipeline.setState(.playing)
-        let failure = Locked<String?>(nil)
-        let end = try await messages.first(timeout: .seconds(60)) { message in
-            switch message.kind {
-            case .eos: return true
-            case .error(let text, _): failure.withValue { $0 = text }; return true
-            default: return false
-            }
+        do {
+            try await pipeline.runToEnd(timeout: .seconds(60))
+        } catch GStreamerError.timeout {
+            throw ConfigurationError("measuring this machine took over a minute; is it overloaded?")
+        } catch GStreamerError.pipelineError(_, let text, _) {
+            throw ConfigurationError("measuring this machine failed: \(text)")
         }
-        let used = processCPUTime() - start
-        if let text = failure.value { throw ConfigurationError("measuring this machine failed: \(text)") }
-        guard end != nil else { throw ConfigurationError("measuring this machine took over a minute; is it overloaded?") }
-        return used
+        return processCPUTime() - start
     }
 
     /// CPU time of every thread of this process, in seconds.
