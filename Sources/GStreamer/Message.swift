@@ -48,42 +48,36 @@ public struct Message: Sendable, CustomStringConvertible {
             sourceName = nil
             sourcePath = nil
         }
-        kind = Message.kind(of: raw)
-        errorCode = Message.errorCode(of: raw)
+        (kind, errorCode) = Message.parse(raw)
     }
 
-    private static func errorCode(of raw: UnsafeMutablePointer<GstMessage>) -> ErrorCode? {
+    /// The message's kind and, for an error, warning or info, its GLib domain and code, read from one
+    /// parse of the message's GError.
+    private static func parse(_ raw: UnsafeMutablePointer<GstMessage>) -> (Kind, ErrorCode?) {
+        let type = pc_message_type(raw)
+        guard [GST_MESSAGE_ERROR, GST_MESSAGE_WARNING, GST_MESSAGE_INFO].contains(type) else { return (kind(of: raw), nil) }
         var error: UnsafeMutablePointer<GError>?
-        switch pc_message_type(raw) {
-        case GST_MESSAGE_ERROR: gst_message_parse_error(raw, &error, nil)
-        case GST_MESSAGE_WARNING: gst_message_parse_warning(raw, &error, nil)
-        case GST_MESSAGE_INFO: gst_message_parse_info(raw, &error, nil)
-        default: return nil
+        var debug: UnsafeMutablePointer<gchar>?
+        switch type {
+        case GST_MESSAGE_ERROR: gst_message_parse_error(raw, &error, &debug)
+        case GST_MESSAGE_WARNING: gst_message_parse_warning(raw, &error, &debug)
+        default: gst_message_parse_info(raw, &error, &debug)
         }
-        guard let error else { return nil }
-        defer { g_error_free(error) }
-        return ErrorCode(domain: g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "", code: Int(error.pointee.code))
+        defer { if let error { g_error_free(error) } }
+        let text = error.map { String(cString: $0.pointee.message) } ?? "unknown"
+        let code = error.map { ErrorCode(domain: g_quark_to_string($0.pointee.domain).map { String(cString: $0) } ?? "", code: Int($0.pointee.code)) }
+        let details = takeString(debug)
+        switch type {
+        case GST_MESSAGE_ERROR: return (.error(message: text, debug: details), code)
+        case GST_MESSAGE_WARNING: return (.warning(message: text, debug: details), code)
+        default: return (.info(message: text, debug: details), code)
+        }
     }
 
+    /// The kind of every other message.
     private static func kind(of raw: UnsafeMutablePointer<GstMessage>) -> Kind {
         let type = pc_message_type(raw)
         switch type {
-        case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING, GST_MESSAGE_INFO:
-            var error: UnsafeMutablePointer<GError>?
-            var debug: UnsafeMutablePointer<gchar>?
-            switch type {
-            case GST_MESSAGE_ERROR: gst_message_parse_error(raw, &error, &debug)
-            case GST_MESSAGE_WARNING: gst_message_parse_warning(raw, &error, &debug)
-            default: gst_message_parse_info(raw, &error, &debug)
-            }
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown"
-            if let error { g_error_free(error) }
-            let details = takeString(debug)
-            switch type {
-            case GST_MESSAGE_ERROR: return .error(message: text, debug: details)
-            case GST_MESSAGE_WARNING: return .warning(message: text, debug: details)
-            default: return .info(message: text, debug: details)
-            }
         case GST_MESSAGE_EOS:
             return .eos
         case GST_MESSAGE_STATE_CHANGED:
