@@ -385,12 +385,10 @@ struct GraphBuilder {
                 plan.markDynamic(decode)
                 reader = [plan.add("\(prefix)-src", .filesrc, [("location", .string(path))]), decode]
             }
-            let convert = plan.add("\(prefix)-convert", .videoconvert)
-            let scale = plan.add("\(prefix)-scale", .videoscale)
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string("video/x-raw,width=\(mode.width),height=\(mode.height)"))])
+            let fitted = fitted(prefix, caps: "video/x-raw,width=\(mode.width),height=\(mode.height)")
             // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
             let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", .clocksync)]
-            plan.chain(reader + [convert, scale, caps] + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain(reader + fitted + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .screen(let display, let region, let showsPointer):
             // The screen at its own size, converted and scaled to the mode; the caps filter's rate paces the
             // capture. XDamage would copy only what changed into a reused picture: a whole copy is simpler
@@ -403,10 +401,7 @@ struct GraphBuilder {
                                ("endx", .uint(UInt64(region.x + region.width - 1))), ("endy", .uint(UInt64(region.y + region.height - 1)))]
             }
             let source = plan.add("\(prefix)-src", .ximagesrc, properties)
-            let convert = plan.add("\(prefix)-convert", .videoconvert)
-            let scale = plan.add("\(prefix)-scale", .videoscale)
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
-            plan.chain([source, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain([source] + fitted(prefix, caps: mode.caps) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .screencast:
             // The portal's stream sends a picture when the screen changes, at a rate of its own: the last one
             // is sent again every 100 ms while nothing changes, and videorate makes the mode's steady rate.
@@ -415,15 +410,19 @@ struct GraphBuilder {
             let source = plan.add("\(prefix)-src", .pipewiresrc, [("keepalive-time", .int(100)), ("always-copy", .bool(true))])
             plan.screencasts[ElementHandle(source)] = input.id
             let rate = plan.add("\(prefix)-rate", .videorate)
-            let convert = plan.add("\(prefix)-convert", .videoconvert)
-            let scale = plan.add("\(prefix)-scale", .videoscale)
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
-            plan.chain([source, rate, convert, scale, caps, plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain([source, rate] + fitted(prefix, caps: mode.caps) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .alsa, .tone, .soundServer:
             break
         }
         plan.cameraCaps.insert("\(prefix)-caps")
         return queue
+    }
+
+    /// Converts and scales a picture of any format and size (a clip, a screen) into `caps`: the camera's
+    /// caps filter, named as the other cameras' are.
+    private mutating func fitted(_ prefix: String, caps: String) -> [String] {
+        [plan.add("\(prefix)-convert", .videoconvert), plan.add("\(prefix)-scale", .videoscale),
+         plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(caps))])]
     }
 
     private mutating func addMicrophoneSource(_ input: DeviceInput, prefix: String) -> String {
