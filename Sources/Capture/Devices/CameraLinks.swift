@@ -8,7 +8,6 @@ struct CameraLinks {
     /// The link names each node claims, as udev's database records them ("v4l/by-path/…"), by node.
     let claims: [String: [String]]
 
-    /// Reads what udev recorded for every camera node in `devices` (its database in `database`).
     /// The links once udev has handled every event it has queued. A camera's arrival is announced as soon
     /// as udev has handled its own event; a twin arriving with it (a driver bound, two cameras on one hub)
     /// may not be in udev's database yet, and a link they share would look like the first one's alone, so
@@ -19,6 +18,7 @@ struct CameraLinks {
         return read()
     }
 
+    /// Reads what udev recorded for every camera node in `devices` (its database in `database`).
     static func read(devices: String = "/dev", database: String = "/run/udev/data") -> CameraLinks {
         var claims: [String: [String]] = [:]
         for node in CaptureDevice.cameraNodes(in: devices) {

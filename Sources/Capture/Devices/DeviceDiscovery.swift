@@ -97,16 +97,10 @@ public enum DeviceDiscovery {
 
     /// The numbers in a device's node name: /dev/video10 → [10], hw:1,0 → [1, 0].
     private static func systemOrder(_ device: CaptureDevice) -> [Int] {
-        let node: String
-        switch device.source {
-        case .v4l2(let path): node = path
-        case .alsa(let name): node = name
-        default: node = device.id
-        }
-        return node.split { !$0.isNumber }.compactMap { Int($0) }
+        (device.node ?? device.id).split { !$0.isNumber }.compactMap { Int($0) }
     }
 
-    /// Converts one monitor entry, or nil for devices pipcam cannot drive (e.g. output-only).
+    /// Converts one device a provider lists, or nil for devices pipcam cannot drive (e.g. output-only).
     static func captureDevice(_ device: Device, links: CameraLinks) -> CaptureDevice? {
         let properties = device.properties
         if device.hasClasses("Video/Source"), let path = properties["device.path"], path.hasPrefix("/dev/video") {
