@@ -14,6 +14,15 @@ final class DeviceTests: XCTestCase {
             + "audio/x-raw,format=S16LE,rate=48000,channels=2 ! alsasink device=\(device) sync=true >/dev/null 2>&1 &"
     }
 
+    /// 440 Hz for microphone 1 (hw:Loopback,0 hears what is played into hw:Loopback,1,0) and 880 Hz for
+    /// microphone 2 (the reverse), both playing before the script goes on: a microphone opened before its
+    /// tone plays may pair the loopback's capture side with other parameters.
+    private static let loopbackTones = [
+        tone(440, into: "hw:Loopback,1,0"),
+        tone(880, into: "hw:Loopback,0,0"),
+        "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
+    ].joined(separator: "\n")
+
     /// The two cameras made to look different: bars on the first, plain red on the second, no text.
     private static let distinctCameras =
         "v4l2-ctl -d /dev/video0 -c test_pattern=0 -c osd_text_mode=2 && v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2"
@@ -144,9 +153,7 @@ final class DeviceTests: XCTestCase {
             // Another program watches the default camera through PipeWire, as a video call would.
             "gst-launch-1.0 -v pipewiresrc ! video/x-raw,format=YUY2,width=640,height=360,framerate=30/1 ! fakesink silent=false > \(folder)/other.txt 2>&1 &",
             "until grep -qs chain \(folder)/other.txt; do sleep 0.2; done",
-            Self.tone(440, into: "hw:Loopback,1,0"),
-            Self.tone(880, into: "hw:Loopback,0,0"),
-            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
+            Self.loopbackTones,
             "\(Paths.pipcam) devices --json > \(folder)/devices.json",
             "timeout -s INT 120 \(Paths.pipcam) record \(file) --duration 4 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
             "grep -c chain \(folder)/other.txt > \(folder)/other-before.txt; sleep 1; grep -c chain \(folder)/other.txt > \(folder)/other-after.txt",
@@ -178,9 +185,7 @@ final class DeviceTests: XCTestCase {
         let folder = try Paths.scratch("vm-held-card")
         let file = "\(folder)/held.mkv"
         let script = [
-            Self.tone(440, into: "hw:Loopback,1,0"),
-            Self.tone(880, into: "hw:Loopback,0,0"),
-            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
+            Self.loopbackTones,
             // Another program records the first capture device through the server.
             "source=$(pactl list short sources | cut -f2 | grep -v monitor | grep aloop | sort | head -n 1)",
             "gst-launch-1.0 -q pulsesrc device=$source ! fakesink > /dev/null 2>&1 &",
@@ -244,14 +249,9 @@ final class DeviceTests: XCTestCase {
     private func checkRecordingWithoutADescription(pipewire: Bool) throws {
         let folder = try Paths.scratch("vm-record")
         let file = "\(folder)/talk.mkv"
-        // Microphone 1 is hw:Loopback,0 (hears what is played into hw:Loopback,1,0), microphone 2 the reverse.
         let script = [
             Self.distinctCameras,
-            Self.tone(440, into: "hw:Loopback,1,0"),
-            Self.tone(880, into: "hw:Loopback,0,0"),
-            // Both tones must be playing before the microphones open, or the loopback may pair the
-            // capture side with other parameters.
-            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
+            Self.loopbackTones,
             "timeout -s INT 120 nice -n 10 \(Paths.pipcam) record \(file) --duration 6 --preset low > \(folder)/summary.txt 2> \(folder)/log.txt",
         ].joined(separator: "\n")
         let result = try inVM(script, folder: folder, alsa: "snd-aloop index=0 id=Loopback", pipewire: pipewire)
