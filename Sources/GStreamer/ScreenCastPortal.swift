@@ -14,8 +14,6 @@ public enum ScreenCastPortal {
     public final class Grant: @unchecked Sendable {
         public let fd: Int32
         public let node: UInt32
-        /// The shared screen's size, when the portal says.
-        public let size: (width: Int, height: Int)?
         /// What lets the next share skip the question, when the desktop offers it.
         public let restoreToken: String?
         private let connection: Connection
@@ -23,10 +21,9 @@ public enum ScreenCastPortal {
         private let lock = NSLock()
         private var closed = false
 
-        fileprivate init(fd: Int32, node: UInt32, size: (Int, Int)?, restoreToken: String?, connection: Connection, session: String) {
+        fileprivate init(fd: Int32, node: UInt32, restoreToken: String?, connection: Connection, session: String) {
             self.fd = fd
             self.node = node
-            self.size = size
             self.restoreToken = restoreToken
             self.connection = connection
             self.session = session
@@ -98,13 +95,9 @@ public enum ScreenCastPortal {
         }
         let parts = first.children
         guard parts.count == 2, let node = parts[0].uint32 else { throw Failure(description: "the screen-sharing portal answered with an unknown stream") }
-        let size = parts[1].entries["size"].map(\.children).flatMap { pair -> (Int, Int)? in
-            guard pair.count == 2, let width = pair[0].int32, let height = pair[1].int32 else { return nil }
-            return (Int(width), Int(height))
-        }
         let fd = try connection.openPipeWireRemote(session: session)
         succeeded = true
-        return Grant(fd: fd, node: node, size: size, restoreToken: started["restore_token"]?.string,
+        return Grant(fd: fd, node: node, restoreToken: started["restore_token"]?.string,
                      connection: connection, session: session)
     }
 }
@@ -312,6 +305,5 @@ private final class ReadValue {
 
     var string: String? { ["s", "o"].contains(type) ? String(cString: g_variant_get_string(raw, nil)) : nil }
     var uint32: UInt32? { type == "u" ? g_variant_get_uint32(raw) : nil }
-    var int32: Int32? { type == "i" ? g_variant_get_int32(raw) : nil }
     var handle: Int32? { type == "h" ? g_variant_get_handle(raw) : nil }
 }
