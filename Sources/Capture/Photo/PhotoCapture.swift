@@ -30,7 +30,9 @@ struct PhotoCapture {
         let ring = running.livePhotoRing
         if settings.livePhoto {
             guard let ring else { throw ConfigurationError("live photos need the photo output's live photo capture on before the session starts") }
-            // The clip starts 1.5 s before the shutter: wait until that much has been recorded.
+            // The clip starts 1.5 s before the shutter: wait until that much has been recorded, counting from
+            // the first encoded picture, which a capture asked for as the session starts may come before.
+            if ring.span == nil { _ = await ring.wait(until: .zero, timeout: .seconds(5)) }
             if let span = ring.span, span.last - span.first < .milliseconds(1500) {
                 _ = await ring.wait(until: span.first + .milliseconds(1600), timeout: .seconds(5))
             }
