@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "pipcam", targets: ["pipcam"]),
         .library(name: "GStreamer", targets: ["GStreamer"]),
+        .library(name: "CaptureModel", targets: ["CaptureModel"]),
         .library(name: "Capture", targets: ["Capture"]),
     ],
     dependencies: [
@@ -28,8 +29,11 @@ let package = Package(
         .target(name: "Locking"),
         // Layer 2: a thin, safe Swift wrapper of GStreamer, and of the desktop portal that hands it a screen.
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGio", "Locking"]),
-        // Layer 3: the capture model (sessions, devices, inputs, outputs, connections).
-        .target(name: "Capture", dependencies: ["GStreamer", "CV4L2", "Locking", .product(name: "Yams", package: "Yams")]),
+        // Beside the layers: the capture model as values (configuration, devices, layout, outputs, cost,
+        // pressure, throttle, descriptions). It never imports GStreamer, so it builds and tests without it.
+        .target(name: "CaptureModel", dependencies: ["CV4L2", "Locking", .product(name: "Yams", package: "Yams")]),
+        // Layer 3: the capture session and the graph it runs (plan, builder, running pipeline, photos, preview).
+        .target(name: "Capture", dependencies: ["CaptureModel", "GStreamer", "Locking"]),
         // Layer 4: the command line.
         .executableTarget(
             name: "pipcam",
@@ -38,8 +42,8 @@ let package = Package(
         // What the tests share: running commands, and reading recordings back with ffprobe and ffmpeg.
         .target(name: "PipcamTestSupport", path: "Tests/Support"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Locking", "PipcamTestSupport"]),
-        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "PipcamTestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureModel", "Locking", "PipcamTestSupport"]),
+        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "CaptureModel", "PipcamTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// What the capture layer needs once per process before anything else runs: GStreamer, its plugin

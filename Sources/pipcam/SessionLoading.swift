@@ -18,7 +18,8 @@ enum SessionLoading {
             }
         }
         let devices = needsDevices ? DeviceDiscovery.devices() : []
-        return try description.configuration(devices: devices, outputPath: outputPath, standIns: standIns)
+        return try description.configuration(devices: devices, outputPath: outputPath, standIns: standIns,
+                                              soundServerSources: DeviceDiscovery.soundServerSourceNames)
     }
 
     /// The first two cameras and two microphones found, or those named.

@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// Which udev name becomes a camera's id; the names come from udev's database on real machines (see

@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// What `check` suggests and `over-budget: adjust` applies, on configurations of webcams with known modes.

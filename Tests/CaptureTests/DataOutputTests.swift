@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import Foundation
 import GStreamer
 import PipcamTestSupport
@@ -43,7 +44,7 @@ final class DataOutputTests: XCTestCase {
         }
         try frames[2].withPlanes { planes in
             XCTAssertEqual(planes.map(\.height), [180, 90], "NV12: luma plane, then half-height chroma")
-            XCTAssertEqual(planes.map(\.stride), frames[2].info.planes.map(\.stride))
+            XCTAssertEqual(planes.map(\.stride), [320, 320], "NV12 at 320 wide: both planes' rows are 320 bytes")
         }
         // The bars' top-left is white in BGRA; copied planes outlive the mapping.
         let copied = try frames[0].copyPlanes()

@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// The cost model with the bus layout and the machine's budget as plain inputs: known inputs, known outputs.

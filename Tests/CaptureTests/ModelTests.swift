@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// The parts of the model that decide without running anything: layout, formats, checks, the graph plan.

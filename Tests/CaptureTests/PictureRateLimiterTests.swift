@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// Which composed pictures a throttle rung keeps, and which it asks the compositor not to compose.

@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// The description file's `cost:` and `throttle:` sections.

@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// Pressure levels from known measurements, and the readers of /proc and /sys on trees of known files.

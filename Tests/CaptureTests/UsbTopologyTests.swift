@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureModel
 import XCTest
 
 /// Reading which USB bus a camera is on, from a sysfs tree laid out as the kernel does.

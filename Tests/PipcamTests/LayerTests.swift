@@ -2,18 +2,28 @@ import Foundation
 import PipcamTestSupport
 import XCTest
 
-/// The command line stands on the capture layer alone. SwiftPM lets a target import any module its
-/// dependencies build, so the arrow is checked here rather than by the compiler.
+/// The layers' arrows. The model has no path to GStreamer among its dependencies, so the compiler
+/// refuses any import of it there; the command line's dependencies do reach GStreamer (through the
+/// session), and SwiftPM lets a target import any module its dependencies build, so that arrow is
+/// checked here.
 final class LayerTests: XCTestCase {
     func testTheCommandLineImportsNoGStreamer() throws {
-        let folder = "\(Paths.repository)/Sources/pipcam"
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
-        XCTAssertFalse(files.isEmpty)
-        for file in files {
-            let imports = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8).split(separator: "\n")
-                .filter { $0.hasPrefix("import ") || $0.hasPrefix("@testable import ") }
-            for module in ["GStreamer", "CGStreamer", "CGio", "CV4L2"] {
-                XCTAssertFalse(imports.contains { $0.hasSuffix("import \(module)") }, "\(file) imports \(module)")
+        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "CV4L2"], in: "Sources/pipcam")
+    }
+
+    func testTheModelImportsNoGStreamer() throws {
+        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "Capture"], in: "Sources/CaptureModel")
+    }
+
+    private func assertNoImports(of modules: [String], in folder: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let root = "\(Paths.repository)/\(folder)"
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".swift") }
+        XCTAssertFalse(files.isEmpty, "no sources in \(folder)", file: file, line: line)
+        for path in files {
+            let imports = try String(contentsOfFile: "\(root)/\(path)", encoding: .utf8).split(separator: "\n")
+                .filter { $0.hasPrefix("import ") || $0.hasPrefix("@testable import ") || $0.hasPrefix("@_exported import ") }
+            for module in modules {
+                XCTAssertFalse(imports.contains { $0.hasSuffix("import \(module)") }, "\(folder)/\(path) imports \(module)", file: file, line: line)
             }
         }
     }

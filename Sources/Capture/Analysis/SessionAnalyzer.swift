@@ -1,3 +1,4 @@
+import CaptureModel
 import Dispatch
 import Foundation
 import GStreamer

@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// Keeps the measured `PixelBudget` between runs, so the machine is measured once, not at every start.

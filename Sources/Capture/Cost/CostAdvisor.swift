@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// Finds changes that bring a configuration over budget back under 1, each with the cost it leads to,
 /// in the order a person recording would accept them: same picture with a compressed camera mode
 /// first, then cameras spread over controllers, then a lower frame rate, then fewer pixels.

@@ -1,3 +1,5 @@
+import CaptureModel
+
 extension SessionConfiguration {
     /// The hardware cost of this configuration: the modes its graph would ask of each camera, on the
     /// buses given (by input id), against the machine's pixel rates. Validates the configuration first.

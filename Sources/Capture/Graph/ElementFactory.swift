@@ -1,76 +1,8 @@
+import CaptureModel
 import GStreamer
 
-/// Every GStreamer element pipcam can create, with the Debian package that ships it. Plans, stills,
-/// live clips and the machine's measurement take their elements from this list and nowhere else, so
-/// one test can prove that `scripts/install-deps` brings every element a recording needs, and a missing
-/// one is reported with the package to install instead of GStreamer's bare "no such element".
-public enum ElementFactory: String, CaseIterable, Sendable {
-    // Core elements (libgstcoreelements).
-    case queue, tee, capsfilter, valve, clocksync, filesrc, filesink, fakesink
-    // Base plugins.
-    case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, videorate, compositor
-    case audioconvert, audioresample, audiomixer, opusenc, decodebin
-    // Good plugins.
-    case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
-    case alsasrc
-    case x264enc
-    // Bad plugins.
-    case h264parse, y4mdec
-    // X: the labels and clocks drawn on synthetic cameras, the preview's text line and window.
-    case timeoverlay, textoverlay, ximagesink
-    // Optional: pipcam uses them when present and does without otherwise.
-    case xvimagesink, waylandsink, glimagesink
-    case vah264enc, vah264lpenc, v4l2h264enc
-    case pulsesrc, pipewiresrc
-
-    /// Whether a recording with the defaults needs it, or pipcam only uses it when it is there
-    /// (hardware encoders, faster or other windows, desktop sound servers).
-    /// Where a branch begins: a camera, microphone, clip or screen. Ending a recording sends end-of-stream
-    /// just downstream of each.
-    public var isSource: Bool {
-        switch self {
-        case .v4l2src, .pipewiresrc, .ximagesrc, .videotestsrc, .audiotestsrc, .alsasrc, .pulsesrc, .filesrc, .appsrc: true
-        default: false
-        }
-    }
-
-    public var isRequired: Bool {
-        switch self {
-        case .xvimagesink, .waylandsink, .glimagesink, .vah264enc, .vah264lpenc, .v4l2h264enc, .pulsesrc, .pipewiresrc: false
-        default: true
-        }
-    }
-
-    /// The Debian 12 package that ships the plugin. The package test checks it against `dpkg -S`.
-    public var package: String {
-        switch self {
-        case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink: "libgstreamer1.0-0"
-        case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
-             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin: "gstreamer1.0-plugins-base"
-        case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc: "gstreamer1.0-plugins-good"
-        case .alsasrc: "gstreamer1.0-alsa"
-        case .x264enc: "gstreamer1.0-plugins-ugly"
-        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc: "gstreamer1.0-plugins-bad"
-        case .timeoverlay, .textoverlay, .ximagesink, .xvimagesink: "gstreamer1.0-x"
-        case .glimagesink: "gstreamer1.0-gl"
-        case .pipewiresrc: "gstreamer1.0-pipewire"
-        }
-    }
-
+extension ElementFactory {
     public var isInstalled: Bool { Gst.hasElement(rawValue) }
-
-    /// What an optional element adds, and what it takes beyond its package, for the line that says it is absent.
-    var benefit: (what: String, alsoNeeds: String?)? {
-        switch self {
-        case .xvimagesink: ("a preview window scaled by the X server", "use an X server with XVideo")
-        case .waylandsink, .glimagesink: ("a preview window on Wayland", nil)
-        case .vah264enc, .vah264lpenc: ("hardware H.264 encoding", "add a VA-API driver (intel-media-va-driver or mesa-va-drivers)")
-        case .v4l2h264enc: ("hardware H.264 encoding on boards", "use a board with a V4L2 encoder device")
-        case .pulsesrc: ("microphones through PulseAudio", nil)
-        case .pipewiresrc: ("cameras through PipeWire, and the screen on Wayland desktops", nil)
-        default: nil
-        }
-    }
 
     /// One line for each thing optional elements would add that this machine lacks, with what to install:
     /// the package when it is missing, and what else the element needs (hardware, a driver).

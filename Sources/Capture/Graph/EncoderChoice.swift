@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// One place decides which H.264 encoder records and how it is tuned.

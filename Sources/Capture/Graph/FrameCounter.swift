@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// A counter bumped from streaming threads and read by the status line.

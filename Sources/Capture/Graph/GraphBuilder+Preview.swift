@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// The preview's part of the graph: a small compositor of its own, fed from each camera's tee like any

@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// An element of a plan that code outside the builder uses, typed by what it is: the running pipeline
@@ -128,17 +129,7 @@ public struct GraphPlan: Sendable {
     }
 }
 
-/// The mode a camera is asked for: the format negotiated against what the device offers.
-public struct CaptureMode: Sendable, Hashable, CustomStringConvertible {
-    public var pixelFormat: String?
-    public var width: Int
-    public var height: Int
-    public var frameRate: Double
-
-    public var description: String {
-        "\(pixelFormat.map { "\($0) " } ?? "")\(width)x\(height) @ \(VideoFormat.rateText(frameRate)) fps"
-    }
-
+extension CaptureMode {
     /// The caps to ask of the source: exact size and rate, plus the pixel format when the device has a list.
     var caps: String {
         let media = pixelFormat == "MJPG" ? "image/jpeg" : "video/x-raw"

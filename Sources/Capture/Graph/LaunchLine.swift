@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// Prints a plan as the equivalent `gst-launch-1.0` command line: every element declared with its

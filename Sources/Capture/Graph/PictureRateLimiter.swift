@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// Keeps the composed pictures of a throttle rung's rate out of the configured rate's grid, evenly

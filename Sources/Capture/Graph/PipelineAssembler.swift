@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// Builds a `GraphPlan` into a real pipeline, element by element, so that every failure names the

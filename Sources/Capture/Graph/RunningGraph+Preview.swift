@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// What a running graph does for its preview window: passes on its key presses, and shows a line of text.

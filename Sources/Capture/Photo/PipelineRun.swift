@@ -1,3 +1,4 @@
+import CaptureModel
 import GStreamer
 
 /// Runs a short pipeline fed from Swift to its end: push the samples and end the stream while it plays.

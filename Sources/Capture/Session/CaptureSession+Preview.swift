@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// What a preview and live controls need of a running session, beyond commits.

@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// Runs async operations one after another, in the order they were asked for: a session's commits,

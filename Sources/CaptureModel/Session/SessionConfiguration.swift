@@ -1,5 +1,3 @@
-import GStreamer
-
 /// Everything a session runs, as one value: editing a copy and swapping it in whole is what makes
 /// `commitConfiguration()` atomic.
 public struct SessionConfiguration: Sendable {
@@ -20,7 +18,7 @@ public struct SessionConfiguration: Sendable {
     public var throttlePolicy = ThrottlePolicy()
     /// The throttle rung in force while running (set by the session, not by callers): lighter camera
     /// modes, applied live like any other change of capture size.
-    var throttle: ThrottleSettings?
+    package var throttle: ThrottleSettings?
     /// How file cameras are read.
     public var replay = Replay.realTime
 
@@ -79,7 +77,7 @@ public struct SessionConfiguration: Sendable {
     }
 
     /// The connections from cameras to the photo output.
-    var photoConnections: [Connection] {
+    package var photoConnections: [Connection] {
         guard let photo = photoOutput else { return [] }
         return connections.filter { $0.outputID == photo.id }
     }
@@ -89,30 +87,30 @@ public struct SessionConfiguration: Sendable {
     public func input(_ id: String) -> DeviceInput? { inputs.first { $0.id == id } }
 
     /// The device whose port is connected to a data output (they take exactly one).
-    func deviceID(feeding outputID: String) -> String? {
+    package func deviceID(feeding outputID: String) -> String? {
         connections.first { $0.outputID == outputID }?.inputPorts.first.flatMap { input($0.inputID)?.device.id }
     }
 
     /// Ends the data outputs' streams when the session stops.
-    func finishDataOutputs() {
+    package func finishDataOutputs() {
         for output in videoDataOutputs { output.delivery.finish() }
         for output in audioDataOutputs { output.delivery.finish() }
     }
 
     /// Connections into the movie file, cameras then microphones, in the order they were added.
-    func movieConnections(_ mediaType: MediaType) -> [Connection] {
+    package func movieConnections(_ mediaType: MediaType) -> [Connection] {
         guard let movie = movieFile else { return [] }
         return connections.filter { $0.outputID == movie.id && $0.mediaType == mediaType }
     }
 
     /// The camera shown full frame (or first), then the other, as the layout asks: in the recorded picture,
     /// or in the preview when nothing is recorded.
-    func composedCameras() -> (main: Connection, inset: Connection?)? {
+    package func composedCameras() -> (main: Connection, inset: Connection?)? {
         composedCameras(into: movieFile?.id ?? previewOutput?.id)
     }
 
     /// The same for the picture of one output (the movie file's or the preview's).
-    func composedCameras(into outputID: String?) -> (main: Connection, inset: Connection?)? {
+    package func composedCameras(into outputID: String?) -> (main: Connection, inset: Connection?)? {
         let cameras = connections.filter { $0.outputID == outputID && $0.mediaType == .video }
         guard let first = cameras.first else { return nil }
         let main = cameras.first { $0.inputPorts.first?.inputID == layout.mainInputID } ?? first
@@ -198,9 +196,6 @@ public struct SessionConfiguration: Sendable {
         if let movie = movieFile {
             if movieConnections(.video).isEmpty {
                 throw ConfigurationError("the movie file '\(movie.path)' has no camera connected")
-            }
-            if movie.encoder == .hardware && EncoderChoice.hardwareEncoder() == nil {
-                throw ConfigurationError("no hardware H.264 encoder is available: \(EncoderChoice.hardwareFactories.map(\.rawValue).joined(separator: ", ")) need \(MissingElements(EncoderChoice.hardwareFactories).packages.joined(separator: " or ")) and a VA-API driver or V4L2 encoder device; use encoder: software")
             }
             if let bitrate = movie.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
                 throw ConfigurationError("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")

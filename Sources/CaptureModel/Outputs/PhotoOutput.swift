@@ -20,7 +20,7 @@ public struct PhotoOutput: Sendable {
 public struct PhotoSettings: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case jpeg, png
-        var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+        package var fileExtension: String { self == .jpeg ? "jpg" : "png" }
     }
 
     public enum Timing: String, Sendable, CaseIterable {
@@ -88,6 +88,19 @@ public struct CapturedStill: Sendable, Codable {
     public let controls: [String: String]
     /// For bracketing: the control stepped and its value for this still.
     public var bracket: [String: Int]?
+
+    package init(source: String, file: String, thumbnail: String, width: Int, height: Int, pixelFormat: String, time: Double,
+                 controls: [String: String], bracket: [String: Int]? = nil) {
+        self.source = source
+        self.file = file
+        self.thumbnail = thumbnail
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.time = time
+        self.controls = controls
+        self.bracket = bracket
+    }
 }
 
 /// What a capture produced: its stills, an optional live clip, and the sidecar describing them.
@@ -99,6 +112,16 @@ public struct PhotoCaptureResult: Sendable, Codable {
     public var stills: [CapturedStill]
     public var liveClip: String?
     public var sidecar: String
+
+    package init(id: String, takenAt: String, timing: String, format: String, stills: [CapturedStill], liveClip: String?, sidecar: String) {
+        self.id = id
+        self.takenAt = takenAt
+        self.timing = timing
+        self.format = format
+        self.stills = stills
+        self.liveClip = liveClip
+        self.sidecar = sidecar
+    }
 }
 
 /// The lifecycle of one capture, in order, as AVCapturePhotoCaptureDelegate reports it.

@@ -4,7 +4,7 @@ import Foundation
 /// name one camera only. Two identical cameras without serial numbers claim the same by-id name, and two
 /// cameras of one device (vivid, some capture cards) the same by-path name; udev makes one link, and which
 /// node it points at can change from one boot to the next. Such a name alone would name the other camera.
-struct CameraLinks {
+package struct CameraLinks {
     /// The link names each node claims, as udev's database records them ("v4l/by-path/…"), by node.
     let claims: [String: [String]]
 
@@ -12,14 +12,14 @@ struct CameraLinks {
     /// as udev has handled its own event; a twin arriving with it (a driver bound, two cameras on one hub)
     /// may not be in udev's database yet, and a link they share would look like the first one's alone, so
     /// the first would get an id it would not have a moment later. udev keeps `queue` while events wait.
-    static func readOnceUdevSettles(timeout: Duration = .seconds(3), queue: String = "/run/udev/queue") -> CameraLinks {
+    package static func readOnceUdevSettles(timeout: Duration = .seconds(3), queue: String = "/run/udev/queue") -> CameraLinks {
         let deadline = ContinuousClock.now + timeout
         while FileManager.default.fileExists(atPath: queue), ContinuousClock.now < deadline { usleep(10_000) }
         return read()
     }
 
     /// Reads what udev recorded for every camera node in `devices` (its database in `database`).
-    static func read(devices: String = "/dev", database: String = "/run/udev/data") -> CameraLinks {
+    package static func read(devices: String = "/dev", database: String = "/run/udev/data") -> CameraLinks {
         var claims: [String: [String]] = [:]
         for node in CaptureDevice.cameraNodes(in: devices) {
             var info = stat()
@@ -36,7 +36,7 @@ struct CameraLinks {
     /// A camera's id: a by-id name it alone claims, else a by-path one; a name it shares, followed by its
     /// bus info (which tells the two apart), when every name is shared; the node itself when udev named
     /// nothing (no udev, or a node created by hand).
-    func id(node: String, busInfo: String?, devices: String = "/dev") -> String {
+    package func id(node: String, busInfo: String?, devices: String = "/dev") -> String {
         let own = claims[node] ?? []
         let byID = own.filter { $0.hasPrefix("v4l/by-id/") }, byPath = own.filter { $0.hasPrefix("v4l/by-path/") }
         for link in byID + byPath where claimants(of: link) == 1 { return "\(devices)/\(link)" }

@@ -1,5 +1,4 @@
 import Dispatch
-import GStreamer
 
 /// Per-buffer access to one microphone while it records (`AVCaptureAudioDataOutput`), interleaved in
 /// the format asked for. Like video, a slow consumer loses buffers, never recorded sound.
@@ -30,13 +29,6 @@ public struct AudioDataOutput: Sendable {
     }
 
     public func buffers() -> AsyncStream<AudioDataBuffer> { delivery.stream() }
-
-    var caps: String {
-        var text = "audio/x-raw,format=\(format.rawValue),layout=interleaved"
-        if let channels { text += ",channels=\(channels)" }
-        if let sampleRate { text += ",rate=\(sampleRate)" }
-        return text
-    }
 }
 
 /// One buffer of sound from an audio data output, read in place inside `withSamples`.
@@ -45,36 +37,44 @@ public struct AudioDataBuffer: Sendable {
     public let sequenceNumber: Int
     public let presentationTime: Duration
     public let duration: Duration?
-    public let info: AudioInfo
-    let sample: Sample
+    public let channels: Int
+    public let sampleRate: Int
+    /// The sample format's name ("F32LE", "S16LE", …).
+    public let sampleFormat: String
+    /// Frames (one sample per channel) in the buffer.
+    public let frameCount: Int
+    /// The buffer the sound came in: the graph maps it only while `withSamples` runs.
+    let memory: any SampleMemoryAccess
 
-    init?(sample: Sample, microphoneID: String, sequenceNumber: Int) {
-        guard let caps = sample.caps, let info = AudioInfo(caps: caps), let time = sample.runningTime else { return nil }
-        self.sample = sample
+    package init(microphoneID: String, sequenceNumber: Int, presentationTime: Duration, duration: Duration?, channels: Int,
+                 sampleRate: Int, sampleFormat: String, frameCount: Int, memory: any SampleMemoryAccess) {
         self.microphoneID = microphoneID
         self.sequenceNumber = sequenceNumber
-        self.presentationTime = time
-        self.duration = sample.duration
-        self.info = info
+        self.presentationTime = presentationTime
+        self.duration = duration
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.sampleFormat = sampleFormat
+        self.frameCount = frameCount
+        self.memory = memory
     }
 
-    public var channels: Int { info.channels }
-    public var sampleRate: Int { info.rate }
-    public var frameCount: Int { info.bytesPerFrame > 0 ? sample.byteCount / info.bytesPerFrame : 0 }
-
-    /// The interleaved samples in place; valid only inside `body`.
     public func withSamples<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        try sample.withBytes(body)
+        try memory.withBytes(body)
     }
 
-    /// The samples as floats, interleaved (converted from 16-bit if need be).
     public func floatSamples() throws -> [Float] {
         try withSamples { bytes in
-            switch info.format {
+            switch sampleFormat {
             case "F32LE": return Array(bytes.bindMemory(to: Float.self))
             case "S16LE": return bytes.bindMemory(to: Int16.self).map { Float($0) / 32768 }
             default: return []
             }
         }
     }
+}
+
+/// How the graph lends a buffer of sound, which the model never holds as a GStreamer buffer.
+package protocol SampleMemoryAccess: Sendable {
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R
 }

@@ -1,8 +1,8 @@
 import CV4L2
 
 /// Reads a camera's position from the V4L2 `camera_orientation` control where the driver reports it.
-enum V4L2Orientation {
-    static func position(of node: String) -> DevicePosition? {
+package enum V4L2Orientation {
+    package static func position(of node: String) -> DevicePosition? {
         switch pc_v4l2_camera_orientation(node) {
         case 0: return .front
         case 1: return .back

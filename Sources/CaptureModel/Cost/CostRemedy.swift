@@ -18,6 +18,12 @@ public struct CostRemedy: Sendable {
     /// The total cost after the change.
     public var cost: Double
 
+    package init(change: Change, text: String, cost: Double) {
+        self.change = change
+        self.text = text
+        self.cost = cost
+    }
+
     /// Whether pipcam can make the change itself.
     public var isAutomatic: Bool {
         if case .separateBuses = change { return false }
@@ -31,7 +37,7 @@ public struct CostRemedy: Sendable {
 }
 
 extension CostRemedy.Change {
-    func applied(to configuration: SessionConfiguration) -> SessionConfiguration {
+    package func applied(to configuration: SessionConfiguration) -> SessionConfiguration {
         var changed = configuration
         switch self {
         case .cameraModes(let modes):

@@ -28,7 +28,7 @@ public struct Connection: Sendable, Hashable, Identifiable {
     var needsTransform: Bool { rotation != .none || isVideoMirrored }
 
     /// The `videoflip` method: rotate first, then mirror the result left to right, as a viewer sees it.
-    var videoDirection: String {
+    package var videoDirection: String {
         switch (rotation, isVideoMirrored) {
         case (.none, false): return "identity"
         case (.clockwise90, false): return "90r"

@@ -37,7 +37,7 @@ public final class DataDelivery<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Set when a graph with this output is built.
-    func configure(discardsLate: Bool) {
+    package func configure(discardsLate: Bool) {
         lock.withLock {
             guard discardsLate != self.discardsLate else { return }
             self.discardsLate = discardsLate
@@ -61,7 +61,7 @@ public final class DataDelivery<Item: Sendable>: @unchecked Sendable {
     }
 
     /// The next sequence number, taken as an item arrives from the graph.
-    func nextSequenceNumber() -> Int {
+    package func nextSequenceNumber() -> Int {
         lock.withLock {
             defer { sequence += 1 }
             return sequence
@@ -69,7 +69,7 @@ public final class DataDelivery<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Called on the streaming thread with each item.
-    func offer(_ item: Item) {
+    package func offer(_ item: Item) {
         let (delegate, streams, discardsLate, slots) = lock.withLock { (self.delegate, Array(self.streams.values), self.discardsLate, self.slots) }
         var lost = 0
         for stream in streams {

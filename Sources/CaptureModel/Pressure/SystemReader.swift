@@ -58,7 +58,7 @@ public enum SystemReader {
     /// Snapshot times count from here when the caller gives none.
     private static let started = ContinuousClock.now
 
-    static let clockTicksPerSecond = max(1, sysconf(Int32(_SC_CLK_TCK)))
+    package static let clockTicksPerSecond = max(1, sysconf(Int32(_SC_CLK_TCK)))
 
     private static func read(_ path: String) -> String? {
         try? String(contentsOfFile: path, encoding: .utf8)

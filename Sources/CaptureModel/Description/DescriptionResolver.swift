@@ -6,7 +6,10 @@ extension PipelineDescription {
     ///
     /// With `standIns`, a real device that is not present is replaced by a synthetic one, so a file can be
     /// validated on a machine without cameras; the returned notes say what was replaced.
-    public func configuration(devices: [CaptureDevice], outputPath: String, standIns: Bool = false) throws -> (SessionConfiguration, notes: [String]) {
+    /// `soundServerSources` names the desktop sound server's capture sources, asked only when a microphone
+    /// is not among `devices` (asking the server takes a moment).
+    public func configuration(devices: [CaptureDevice], outputPath: String, standIns: Bool = false,
+                              soundServerSources: () -> Set<String> = { [] }) throws -> (SessionConfiguration, notes: [String]) {
         var configuration = SessionConfiguration()
         configuration.preset = preset
         configuration.frameRate = frameRate
@@ -21,7 +24,7 @@ extension PipelineDescription {
         configuration.movieFile?.encoderSpeed = encoderSpeed
 
         for (entries, kind) in [(cameras, MediaType.video), (microphones, MediaType.audio)] {
-            let chosen = try choose(entries, kind: kind, from: devices.filter { $0.mediaType == kind })
+            let chosen = try choose(entries, kind: kind, from: devices.filter { $0.mediaType == kind }, soundServerSources: soundServerSources)
             for (index, entry) in entries.enumerated() {
                 guard var device = chosen[index] else {
                     if standIns {
@@ -74,7 +77,7 @@ extension PipelineDescription {
     /// The device for each entry, by index. Entries naming a device take theirs first, then those asking
     /// for a position, then `auto` ones the rest in order, so an `auto` listed first cannot take a camera
     /// that a later entry names.
-    private func choose(_ entries: [Entry], kind: MediaType, from present: [CaptureDevice]) throws -> [Int: CaptureDevice] {
+    private func choose(_ entries: [Entry], kind: MediaType, from present: [CaptureDevice], soundServerSources: () -> Set<String>) throws -> [Int: CaptureDevice] {
         func rank(_ spec: DeviceSpec) -> Int {
             switch spec {
             case .device: return 0
@@ -86,14 +89,14 @@ extension PipelineDescription {
         var chosen: [Int: CaptureDevice] = [:]
         var taken = Set<String>()
         for (index, entry) in entries.enumerated().sorted(by: { rank($0.element.spec) < rank($1.element.spec) }) {
-            guard let device = try resolve(entry, kind: kind, candidates: present.filter { !taken.contains($0.id) }) else { continue }
+            guard let device = try resolve(entry, kind: kind, candidates: present.filter { !taken.contains($0.id) }, soundServerSources: soundServerSources) else { continue }
             taken.insert(device.id)
             chosen[index] = device
         }
         return chosen
     }
 
-    private func resolve(_ entry: Entry, kind: MediaType, candidates: [CaptureDevice]) throws -> CaptureDevice? {
+    private func resolve(_ entry: Entry, kind: MediaType, candidates: [CaptureDevice], soundServerSources: () -> Set<String>) throws -> CaptureDevice? {
         switch entry.spec {
         case .auto:
             return candidates.first
@@ -105,7 +108,7 @@ extension PipelineDescription {
                 return node == id || (device.isCamera && URL(fileURLWithPath: id).resolvingSymlinksInPath().path == node)
             }
             // A microphone by the name the desktop's sound server shows for it (pactl, wpctl).
-            if found == nil, kind == .audio, DeviceDiscovery.soundServerSourceNames().contains(id) { return .soundServerMicrophone(id: entry.name, source: id) }
+            if found == nil, kind == .audio, soundServerSources().contains(id) { return .soundServerMicrophone(id: entry.name, source: id) }
             return found
         case .position(let position):
             return candidates.first { $0.position == position }

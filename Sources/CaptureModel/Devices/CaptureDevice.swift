@@ -151,7 +151,7 @@ public struct VideoFormat: Sendable, Hashable, Codable, CustomStringConvertible 
         return "\(pixelFormat) \(width)x\(height) @ \(rates) fps"
     }
 
-    static func rateText(_ rate: Double) -> String {
+    package static func rateText(_ rate: Double) -> String {
         rate == rate.rounded() ? String(Int(rate)) : String(format: "%.1f", rate)
     }
 }

@@ -2,11 +2,11 @@
 /// a fluid frame rate first (a camera's largest mode is often 2–5 fps), then enough pixels for the
 /// place the camera is shown, then no more pixels than that (USB bandwidth, CPU), then raw over MJPEG
 /// (no decoding) when both serve.
-enum FormatChooser {
+package enum FormatChooser {
     /// Below this a recording looks choppy, so a smaller mode at a fluid rate wins over a larger one.
-    static let fluidFrameRate = 24.0
+    package static let fluidFrameRate = 24.0
 
-    static func choose(for device: CaptureDevice, width: Int, height: Int, frameRate: Double) -> CaptureMode {
+    package static func choose(for device: CaptureDevice, width: Int, height: Int, frameRate: Double) -> CaptureMode {
         guard !device.formats.isEmpty else {
             return CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
         }
@@ -31,7 +31,7 @@ enum FormatChooser {
     }
 
     /// The rate among those a mode offers that best serves `target`, by the same rule as `choose`.
-    static func rate(among rates: [Double], target: Double) -> Double? {
+    package static func rate(among rates: [Double], target: Double) -> Double? {
         rates.max { rateRank($0, target: target) < rateRank($1, target: target) }
     }
 
@@ -42,5 +42,5 @@ enum FormatChooser {
     }
 
     /// Raw formats videoconvert and compositor handle (the common webcam ones).
-    static let rawFormats: Set<String> = ["YUY2", "UYVY", "YVYU", "NV12", "NV21", "I420", "YV12", "RGB", "BGR", "RGBx", "BGRx", "xRGB", "xBGR", "GRAY8", "Y42B", "Y444", "NV16", "RGB16", "BGR16"]
+    package static let rawFormats: Set<String> = ["YUY2", "UYVY", "YVYU", "NV12", "NV21", "I420", "YV12", "RGB", "BGR", "RGBx", "BGRx", "xRGB", "xBGR", "GRAY8", "Y42B", "Y444", "NV16", "RGB16", "BGR16"]
 }

@@ -10,6 +10,14 @@ public struct PressureSample: Sendable {
     public let skipped: Int
     public let throttleStep: Int
 
+    package init(time: Duration, reading: PressureReading, counts: PressureMonitor.FrameCounts, skipped: Int, throttleStep: Int) {
+        self.time = time
+        self.reading = reading
+        self.counts = counts
+        self.skipped = skipped
+        self.throttleStep = throttleStep
+    }
+
     /// One line of an events file. Times to the millisecond and factors to three places: finer would
     /// only be noise of the sampling.
     public var jsonLine: String {

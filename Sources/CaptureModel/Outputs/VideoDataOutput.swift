@@ -1,5 +1,4 @@
 import Dispatch
-import GStreamer
 
 /// Per-frame access to one camera while it records (`AVCaptureVideoDataOutput`). Frames come from a
 /// branch of their own after the camera's tee: converting, scaling and a slow consumer cost the
@@ -31,14 +30,6 @@ public struct VideoDataOutput: Sendable {
 
     /// Every frame from now on, until the session stops.
     public func frames() -> AsyncStream<VideoDataFrame> { delivery.stream() }
-
-    /// The caps the tap's branch ends in.
-    var caps: String {
-        var text = "video/x-raw"
-        if let pixelFormat { text += ",format=\(pixelFormat.rawValue)" }
-        if let size { text += ",width=\(size.width),height=\(size.height)" }
-        return text
-    }
 }
 
 /// The pixel formats a video data output delivers.

@@ -30,6 +30,13 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         public let frames: Int
         /// Frames that never reached the picture (dropped by a leaky queue when the graph was behind).
         public let dropped: Int
+
+        package init(inputID: String, mode: String, frames: Int, dropped: Int) {
+            self.inputID = inputID
+            self.mode = mode
+            self.frames = frames
+            self.dropped = dropped
+        }
     }
 
     public let path: String?
@@ -41,6 +48,15 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     public let fileSize: Int64?
     /// Why the file could not be finalized (it still plays, but may lack its duration and index).
     public var problem: String? = nil
+
+    package init(path: String?, duration: Duration, cameras: [Camera], droppedPictures: Int, fileSize: Int64?, problem: String? = nil) {
+        self.path = path
+        self.duration = duration
+        self.cameras = cameras
+        self.droppedPictures = droppedPictures
+        self.fileSize = fileSize
+        self.problem = problem
+    }
 
     public var isFinalized: Bool { problem == nil }
 

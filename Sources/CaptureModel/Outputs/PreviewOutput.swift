@@ -35,7 +35,7 @@ public final class PreviewKeys: Sendable {
         (presses, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
     }
 
-    func press(_ key: String) { continuation.yield(key) }
+    package func press(_ key: String) { continuation.yield(key) }
 
     deinit { continuation.finish() }
 }
