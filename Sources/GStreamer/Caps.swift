@@ -61,26 +61,57 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     public var audioInfo: AudioInfo? { AudioInfo(caps: self) }
 }
 
-/// Builds caps field by field with typed values: `CapsBuilder("video/x-raw").set("width", 640).build()`.
-public struct CapsBuilder {
-    private var mediaType: String
+/// Builds caps field by field with typed values:
+/// `CapsBuilder(.rawVideo).set("format", "I420").set("width", 640).caps`. The media type is one of the
+/// few pipcam states, so building cannot fail on a bad name, and a field set to nil is left out.
+public struct CapsBuilder: Sendable {
+    /// The media types pipcam states caps for.
+    public enum Media: String, Sendable {
+        case rawVideo = "video/x-raw", rawAudio = "audio/x-raw", jpeg = "image/jpeg"
+    }
+
+    private var media: Media
     private var fields: [(String, PropertyValue)] = []
 
-    public init(_ mediaType: String) { self.mediaType = mediaType }
+    public init(_ media: Media) { self.media = media }
 
-    public func set(_ field: String, _ value: any PropertyValueConvertible) -> CapsBuilder {
+    public func set(_ field: String, _ value: (any PropertyValueConvertible)?) -> CapsBuilder {
+        guard let value else { return self }
         var copy = self
         copy.fields.append((field, value.propertyValue))
         return copy
     }
 
-    public func build() throws -> Caps {
-        guard let structure = Structure.make(mediaType, fields: fields) else {
-            throw GStreamerError.invalidCaps(([mediaType] + fields.map { "\($0.0)=\($0.1)" }).joined(separator: ", "))
+    public var caps: Caps {
+        // Each field's GValue is made of its own value's type, so storing it cannot fail either.
+        guard let structure = Structure.make(media.rawValue, fields: fields) else {
+            preconditionFailure("caps \(media.rawValue) with \(fields.map(\.0)) could not be made")
         }
         let caps = gst_caps_new_empty()!
         gst_caps_append_structure(caps, structure)
         return Caps(adopting: caps)
+    }
+}
+
+extension Caps {
+    /// The caps as a gst-launch line writes them, without GStreamer's type annotations
+    /// (`video/x-raw,format=I420,width=640`), when every field is a plain value; otherwise GStreamer's
+    /// own text, which gst-launch reads as well.
+    public var launchText: String {
+        var parts: [String] = []
+        for structure in structures {
+            var fields = [structure.name]
+            for (name, field) in structure.fields {
+                guard case .value(let value) = field else { return description }
+                switch value {
+                case .caps: return description
+                case .string(let text) where !text.allSatisfy({ $0.isLetter || $0.isNumber || "-_.:+".contains($0) }): return description
+                default: fields.append("\(name)=\(value)")
+                }
+            }
+            parts.append(fields.joined(separator: ","))
+        }
+        return parts.joined(separator: ";")
     }
 }
 

@@ -17,7 +17,7 @@ public enum BudgetCalibration {
         let packed = source(format: "YUY2")
         let plain = try await cpuSeconds(raw)
         // A synthetic camera as the graph builds it: the caps leave the format to the compositor.
-        let drawn = CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: 30).caps
+        let drawn = CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: 30).caps()
         let generate = try await cpuSeconds(source(caps: drawn) + [(.timeoverlay, [("text", .string("calibration"))])] + composed)
         let encode = try await cpuSeconds(raw + [encoder])
         let packedPlain = try await cpuSeconds(packed)
@@ -47,18 +47,18 @@ public enum BudgetCalibration {
     typealias Stage = (factory: ElementFactory, properties: [(String, PropertyValue)])
 
     static func source(format: String) -> [Stage] {
-        source(caps: "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=30/1")
+        source(caps: CaptureMode(pixelFormat: format, width: width, height: height, frameRate: 30).caps())
     }
 
     /// Moving colour bars: a still picture would make the encoder's work look far cheaper than a camera's.
-    static func source(caps: String) -> [Stage] {
+    static func source(caps: Caps) -> [Stage] {
         [(.videotestsrc, [("num-buffers", .int(Int64(frames))), ("pattern", .string("smpte")), ("horizontal-speed", .int(4))]),
-         (.capsfilter, [("caps", .string(caps))])]
+         (.capsfilter, [("caps", .caps(caps))])]
     }
 
     /// Into a picture of the same size, as the compositor makes it for the encoder.
     static var composed: [Stage] {
-        [(.compositor, []), (.capsfilter, [("caps", .string("video/x-raw,format=I420,width=\(width),height=\(height)"))])]
+        [(.compositor, []), (.capsfilter, [("caps", .caps(GraphCaps.picture(width: width, height: height)))])]
     }
 
     /// CPU seconds the process spends running `stages` into a sink that never waits.

@@ -50,8 +50,7 @@ extension GraphBuilder {
     mutating func addPreviewWindow(_ preview: PreviewOutput, rate: Double) {
         guard let compositor = plan.previewCompositor else { return }
         let (width, height) = previewSize
-        var chain = [compositor, plan.add("preview-caps", .capsfilter, [("caps", .string(
-            "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])]
+        var chain = [compositor, plan.add("preview-caps", .capsfilter, [("caps", .caps(GraphCaps.picture(width: width, height: height, frameRate: rate)))])]
         if preview.showsOverlay {
             let overlay = plan.add("preview-overlay", .textoverlay, [
                 ("text", .string("")), ("halignment", .string("center")), ("valignment", .string("top")),

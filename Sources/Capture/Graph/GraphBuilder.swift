@@ -99,7 +99,7 @@ struct GraphBuilder {
                         let trackQueue = plan.add("\(branch)-track-queue", .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))
                         fanOut(from: flip, to: [toPicture, trackQueue], tee: "\(branch)-tee")
                         let convert = plan.add("\(branch)-track-convert", .videoconvert)
-                        let caps = plan.add("\(branch)-track-caps", .capsfilter, [("caps", .string("video/x-raw,format=I420"))])
+                        let caps = plan.add("\(branch)-track-caps", .capsfilter, [("caps", .caps(GraphCaps.picture()))])
                         let encoded = addVideoEncoder(movie, prefix: "\(branch)-track", bitrate: bitrate(for: mode), rate: mode.frameRate)
                         plan.chain([trackQueue, convert, caps, encoded.first])
                         muxIsolated.append(encoded.last)
@@ -118,8 +118,7 @@ struct GraphBuilder {
         }
 
         if let compositor = plan.compositor?.name, let movie = configuration.movieFile {
-            let caps = plan.add("picture-caps", .capsfilter, [("caps", .string(
-                "video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(Fraction(rate: rate))"))])
+            let caps = plan.add("picture-caps", .capsfilter, [("caps", .caps(GraphCaps.picture(width: width, height: height, frameRate: rate)))])
             // A second of pictures absorbs the encoder's start and its bursts. A machine that cannot encode
             // in real time drops composed pictures here (counted, and shown in the status line) rather than
             // letting the recording fall ever further behind the cameras and microphones.
@@ -172,7 +171,7 @@ struct GraphBuilder {
                 } else if let output = configuration.audioDataOutputs.first(where: { $0.id == connection.outputID }) {
                     var chain = [valve, plan.add("\(branch)-convert", .audioconvert)]
                     if output.sampleRate != nil { chain.append(plan.add("\(branch)-resample", .audioresample)) }
-                    chain.append(plan.add("\(branch)-caps", .capsfilter, [("caps", .string(output.caps))]))
+                    chain.append(plan.add("\(branch)-caps", .capsfilter, [("caps", .caps(output.caps))]))
                     chain.append(addAppSink(for: output.id, branch: branch, discardsLate: output.alwaysDiscardsLateBuffers))
                     plan.chain(chain)
                 }
@@ -180,7 +179,7 @@ struct GraphBuilder {
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
         }
         if let mixer = plan.mixerName, let movie = configuration.movieFile {
-            let caps = plan.add("mix-caps", .capsfilter, [("caps", .string("audio/x-raw,rate=48000,channels=2"))])
+            let caps = plan.add("mix-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 2)))])
             plan.link(mixer, to: caps)
             muxAudio.insert(addAudioEncoder(movie, prefix: "mix", after: caps), at: 0)
         }
@@ -212,7 +211,7 @@ struct GraphBuilder {
         var chain = [flip]
         if output.size != nil { chain.append(plan.add("\(branch)-scale", .videoscale)) }
         if output.pixelFormat != nil { chain.append(plan.add("\(branch)-convert", .videoconvert)) }
-        chain.append(plan.add("\(branch)-caps", .capsfilter, [("caps", .string(output.caps))]))
+        chain.append(plan.add("\(branch)-caps", .capsfilter, [("caps", .caps(output.caps))]))
         chain.append(addAppSink(for: output.id, branch: branch, discardsLate: output.alwaysDiscardsLateVideoFrames))
         plan.chain(chain)
     }
@@ -336,7 +335,7 @@ struct GraphBuilder {
         switch input.device.source {
         case .v4l2(let path):
             let source = plan.add("\(prefix)-src", .v4l2src, [("device", .string(path))])
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])
             var chain = [source, caps]
             if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
             chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
@@ -345,7 +344,7 @@ struct GraphBuilder {
             // PipeWire negotiates nothing by itself: the caps filter's fixed mode (format included) is
             // what it is asked for, the mode the camera already streams in for the other program.
             let source = plan.add("\(prefix)-src", .pipewiresrc, [("target-object", .string(target))])
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps))])
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])
             var chain = [source, caps]
             if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
             chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
@@ -365,8 +364,7 @@ struct GraphBuilder {
             // Left unstated, the colours would be BT.709 from 720 lines up and BT.601 below: an HD main
             // camera and a smaller inset would differ, and the compositor, which takes the inset's, would
             // convert every main picture (a third of a core at 1080p). Every drawn camera states one.
-            let format = "video/x-raw,format=I420,colorimetry=\(Self.drawnColorimetry),"
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(mode.caps.replacingOccurrences(of: "video/x-raw,", with: format)))])
+            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps(format: "I420", colorimetry: Self.drawnColorimetry)))])
             let clock = plan.add("\(prefix)-clock", .timeoverlay, [
                 ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
@@ -377,7 +375,7 @@ struct GraphBuilder {
             switch Y4MClip.reading(ofFileAt: path) {
             case .mapped(let clip):
                 // Mapped, not read: see Y4MClip. The pictures are pushed when the graph runs.
-                reader = [plan.add("\(prefix)-src", .appsrc, [("caps", .string(clip.caps)), ("format", .string("time"))])]
+                reader = [plan.add("\(prefix)-src", .appsrc, [("caps", .caps(clip.caps)), ("format", .string("time"))])]
                 plan.mappedClips[ElementHandle("\(prefix)-src")] = path
             case .raw:
                 // decodebin would find the type and then read in 4 KiB pieces, a third of a second of
@@ -389,7 +387,7 @@ struct GraphBuilder {
                 plan.markDynamic(decode)
                 reader = [plan.add("\(prefix)-src", .filesrc, [("location", .string(path))]), decode]
             }
-            let fitted = fitted(prefix, caps: "video/x-raw,width=\(mode.width),height=\(mode.height)")
+            let fitted = fitted(prefix, caps: GraphCaps.size(width: mode.width, height: mode.height))
             // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
             let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", .clocksync)]
             plan.chain(reader + fitted + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
@@ -405,7 +403,7 @@ struct GraphBuilder {
                                ("endx", .uint(UInt64(region.x + region.width - 1))), ("endy", .uint(UInt64(region.y + region.height - 1)))]
             }
             let source = plan.add("\(prefix)-src", .ximagesrc, properties)
-            plan.chain([source] + fitted(prefix, caps: mode.caps) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain([source] + fitted(prefix, caps: mode.caps()) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .screencast:
             // The portal's stream sends a picture when the screen changes, at a rate of its own: the last one
             // is sent again every 100 ms while nothing changes, and videorate makes the mode's steady rate.
@@ -414,7 +412,7 @@ struct GraphBuilder {
             let source = plan.add("\(prefix)-src", .pipewiresrc, [("keepalive-time", .int(100)), ("always-copy", .bool(true))])
             plan.screencasts[ElementHandle(source)] = input.id
             let rate = plan.add("\(prefix)-rate", .videorate)
-            plan.chain([source, rate] + fitted(prefix, caps: mode.caps) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain([source, rate] + fitted(prefix, caps: mode.caps()) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
         case .alsa, .tone, .soundServer:
             break
         }
@@ -424,9 +422,9 @@ struct GraphBuilder {
 
     /// Converts and scales a picture of any format and size (a clip, a screen) into `caps`: the camera's
     /// caps filter, named as the other cameras' are.
-    private mutating func fitted(_ prefix: String, caps: String) -> [String] {
+    private mutating func fitted(_ prefix: String, caps: Caps) -> [String] {
         [plan.add("\(prefix)-convert", .videoconvert), plan.add("\(prefix)-scale", .videoscale),
-         plan.add("\(prefix)-caps", .capsfilter, [("caps", .string(caps))])]
+         plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(caps))])]
     }
 
     private mutating func addMicrophoneSource(_ input: DeviceInput, prefix: String) -> String {
@@ -445,7 +443,7 @@ struct GraphBuilder {
         }
         let convert = plan.add("\(prefix)-convert", .audioconvert)
         let resample = plan.add("\(prefix)-resample", .audioresample)
-        let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .string("audio/x-raw,rate=48000,channels=1"))])
+        let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 1)))])
         let queue = plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: 50))
         plan.chain([source, convert, resample, caps, queue])
         return queue

@@ -129,16 +129,6 @@ public struct GraphPlan: Sendable {
     }
 }
 
-extension CaptureMode {
-    /// The caps to ask of the source: exact size and rate, plus the pixel format when the device has a list.
-    var caps: String {
-        let media = pixelFormat == "MJPG" ? "image/jpeg" : "video/x-raw"
-        var text = media
-        if let pixelFormat, pixelFormat != "MJPG" { text += ",format=\(pixelFormat)" }
-        return text + ",width=\(width),height=\(height),framerate=\(Fraction(rate: frameRate))"
-    }
-}
-
 extension Fraction {
     /// 30 → 30/1, 12.5 → 25/2, 29.97 → 30000/1001.
     init(rate: Double) {

@@ -31,7 +31,8 @@ public enum LaunchLine {
 
     /// Quotes a value for both gst-launch's parser and a POSIX shell.
     static func quote(_ value: PropertyValue) -> String {
-        let text = value.description
+        var text = value.description
+        if case .caps(let caps) = value { text = caps.launchText }
         let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./:+".contains($0) }
         return plain ? text : "'\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"'"
     }

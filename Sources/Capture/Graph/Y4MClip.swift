@@ -13,7 +13,7 @@ final class Y4MClip: @unchecked Sendable {
     /// What the clip's first line says, and whether its pictures can be used where they lie.
     struct Header {
         /// Complete raw-video caps, as GStreamer would state them for this clip.
-        let caps: String
+        let caps: Caps
         /// Bytes of one picture, without its `FRAME` line.
         let frameSize: Int
         let rate: (numerator: Int, denominator: Int)
@@ -50,11 +50,11 @@ final class Y4MClip: @unchecked Sendable {
             default: return nil
             }
             guard width > 0, height > 0, rate.numerator > 0, rate.denominator > 0,
-                  let stated = try? Caps("video/x-raw,format=\(format),width=\(width),height=\(height),"
-                      + "framerate=\(rate.numerator)/\(rate.denominator),pixel-aspect-ratio=\(aspect.0)/\(aspect.1),"
-                      + "interlace-mode=progressive"),
-                  let info = stated.videoInfo, let complete = stated.completedVideoCaps else { return nil }
-            caps = complete.description
+                  let framerate = Fraction(exactly: rate), let pixelAspect = Fraction(exactly: aspect) else { return nil }
+            let stated = CapsBuilder(.rawVideo).set("format", format).set("width", width).set("height", height)
+                .set("framerate", framerate).set("pixel-aspect-ratio", pixelAspect).set("interlace-mode", "progressive").caps
+            guard let info = stated.videoInfo, let complete = stated.completedVideoCaps else { return nil }
+            caps = complete
             frameSize = planes.reduce(0) { $0 + $1.width * $1.height }
             self.rate = rate
             var offset = 0
@@ -205,4 +205,12 @@ private final class LentPicture {
 struct ClipError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+private extension Fraction {
+    /// A header's ratio, when both its terms fit GStreamer's.
+    init?(exactly ratio: (Int, Int)) {
+        guard let numerator = Int32(exactly: ratio.0), let denominator = Int32(exactly: ratio.1) else { return nil }
+        self.init(numerator, denominator)
+    }
 }

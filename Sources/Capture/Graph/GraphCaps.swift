@@ -1,0 +1,46 @@
+import CaptureModel
+import GStreamer
+
+/// Every format the graph states, as caps values: what a camera is asked for, what a data output
+/// delivers, and the fixed formats the picture and the sound are made in.
+enum GraphCaps {
+    /// The composed picture, the preview and the cameras' own tracks are I420: what the compositor
+    /// composes in and x264 encodes.
+    static func picture(width: Int? = nil, height: Int? = nil, frameRate: Double? = nil) -> Caps {
+        CapsBuilder(.rawVideo).set("format", "I420").set("width", width).set("height", height)
+            .set("framerate", frameRate.map(Fraction.init(rate:))).caps
+    }
+
+    /// Any format at this size (a clip or a screen scaled to its camera's mode before it is converted).
+    static func size(width: Int, height: Int) -> Caps {
+        CapsBuilder(.rawVideo).set("width", width).set("height", height).caps
+    }
+
+    /// Sound as the mixer and the encoder take it.
+    static func sound(channels: Int) -> Caps {
+        CapsBuilder(.rawAudio).set("rate", 48000).set("channels", channels).caps
+    }
+}
+
+extension CaptureMode {
+    /// The caps to ask of the source: exact size and rate, plus the pixel format when the device has a
+    /// list (or `format`, for a camera pipcam draws), and the colours when stated.
+    func caps(format: String? = nil, colorimetry: String? = nil) -> Caps {
+        let jpeg = pixelFormat == "MJPG"
+        return CapsBuilder(jpeg ? .jpeg : .rawVideo).set("format", jpeg ? nil : format ?? pixelFormat).set("colorimetry", colorimetry)
+            .set("width", width).set("height", height).set("framerate", Fraction(rate: frameRate)).caps
+    }
+}
+
+extension VideoDataOutput {
+    var caps: Caps {
+        CapsBuilder(.rawVideo).set("format", pixelFormat?.rawValue).set("width", size?.width).set("height", size?.height).caps
+    }
+}
+
+extension AudioDataOutput {
+    var caps: Caps {
+        CapsBuilder(.rawAudio).set("format", format.rawValue).set("layout", "interleaved")
+            .set("channels", channels).set("rate", sampleRate).caps
+    }
+}
