@@ -18,7 +18,7 @@ INSTALLED = bin/pipcam \
 	share/fish/vendor_completions.d/pipcam.fish \
 	share/man/man1/pipcam.1
 
-.PHONY: deps build demo test test-devices release install uninstall clean
+.PHONY: deps build demo test unit test-devices release install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -35,6 +35,11 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --disable-swift-testing --skip DeviceTests
+
+# The pure code alone (options, control commands, JSON lines, limits, layout, the demo's graph): seconds.
+unit: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --disable-swift-testing --filter UnitTests
 
 # The same on real kernel drivers (vivid webcams, ALSA loopback) inside a small VM.
 test-devices: deps

@@ -39,8 +39,11 @@ let package = Package(
             name: "pipcam",
             dependencies: ["Capture", "Locking", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // What the tests share: running commands, and reading recordings back with ffprobe and ffmpeg.
-        .target(name: "PipcamTestSupport", path: "Tests/Support"),
+        // What the tests share: running commands, the smallest full session, and reading recordings back
+        // with ffprobe and ffmpeg.
+        .target(name: "PipcamTestSupport", dependencies: ["Capture"], path: "Tests/Support"),
+        // Pure code in seconds, without running a pipeline: `make unit`.
+        .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureModel", "Locking", "PipcamTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureModel", "Locking", "PipcamTestSupport"]),
         .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "CaptureModel", "PipcamTestSupport"]),

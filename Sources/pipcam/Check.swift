@@ -18,7 +18,8 @@ struct Check: AsyncParsableCommand {
     var recalibrate = false
 
     func run() async throws {
-        let configuration = try sessionOptions.configuration(outputPath: "/dev/null")
+        // The recording's cost, with nothing recorded: its file is only named.
+        let configuration = try sessionOptions.configuration(outputPath: nil)
         let budget = try await BudgetCache.budget(remeasure: recalibrate) {
             FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
         }

@@ -6,8 +6,8 @@ struct Describe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the gst-launch-1.0 line of the graph pipcam builds, and optionally a Graphviz file of it.")
 
-    @Argument(help: "A pipeline description file.")
-    var file: String
+    @OptionGroup
+    var sessionOptions: SessionOptions
 
     @Option(name: .long, help: "Write the graph as Graphviz DOT to this file.")
     var dot: String?
@@ -16,10 +16,9 @@ struct Describe: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        let (configuration, notes) = try SessionLoading.fromDescription(file, outputPath: output, standIns: true)
+        let configuration = try sessionOptions.configuration(outputPath: output, standInsAlways: true)
         let plan = try configuration.graphPlan()
         print(plan.launchLine)
-        for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         if let dot {
             try plan.writeDotGraph(to: dot)
             FileHandle.standardError.write(Data("wrote \(dot)\n".utf8))

@@ -21,13 +21,14 @@ struct Preview: AsyncParsableCommand {
 
     func run() async throws {
         let preview = try live.previewOutput()
-        // Loaded as for a recording, then the movie file is taken away: the preview composes on its own.
-        var configuration = try sessionOptions.configuration(outputPath: "preview.mkv")
+        // Loaded as for a recording, so the preview shows the cameras as they would be recorded; then the
+        // movie file is taken away, before anything runs: the preview composes on its own.
+        var configuration = try sessionOptions.configuration(outputPath: nil)
         configuration.attachPreviewOutput(preview)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput()) }
+        if let movie = configuration.movieFile { configuration.removeOutput(id: movie.id) }
         let session = try CaptureSession(configuration: configuration)
-        if let movie = configuration.movieFile { try await session.removeOutput(id: movie.id) }
 
         let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
         defer { controls.finish() }

@@ -2,13 +2,8 @@ import Capture
 import Foundation
 
 /// Turns the command line's choices (a description file, or devices found on the machine) into a
-/// session configuration: the one place `SessionOptions`, `validate` and `describe` get theirs from.
+/// session configuration: the one place `SessionOptions` gets its sessions from.
 enum SessionLoading {
-    static func fromDescription(_ path: String, outputPath: String?, standIns: Bool = false) throws -> (SessionConfiguration, notes: [String]) {
-        let description = try PipelineDescription.load(path: path)
-        return try configuration(description, outputPath: outputPath ?? description.outputPath ?? "pipcam.mkv", standIns: standIns)
-    }
-
     /// Looks for devices only when the description names real ones (probing takes a moment).
     static func configuration(_ description: PipelineDescription, outputPath: String, standIns: Bool) throws -> (SessionConfiguration, notes: [String]) {
         let needsDevices = (description.cameras + description.microphones).contains { entry in

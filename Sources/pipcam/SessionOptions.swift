@@ -2,7 +2,8 @@ import ArgumentParser
 import Capture
 import Foundation
 
-/// What a session is made of, for every command that opens one (record, preview, photo, check): a
+/// What a session is made of, for every command that opens or describes one (record, preview, photo,
+/// check, validate, describe): a
 /// pipeline description, or the devices named here (see `pipcam devices`), or else the first ones found;
 /// then the layout and preset, over the description's.
 struct SessionOptions: ParsableArguments {
@@ -33,21 +34,29 @@ struct SessionOptions: ParsableArguments {
         if microphones.count > 2 { throw ValidationError("pipcam records at most two microphones") }
     }
 
+    /// The file a session records to when neither the command line nor the description names one.
+    static let defaultOutput = "pipcam.mkv"
+
+    /// What the session is, in a few words: the description file, or the devices.
+    var source: String { pipeline ?? "the session of the devices found" }
+
     /// The description file, read once, when there is one.
     func description() throws -> PipelineDescription? {
         try pipeline.map { try PipelineDescription.load(path: $0) }
     }
 
-    /// The session these options describe, writing to `outputPath`, with the description's notes printed.
-    /// `loaded` is the description when the caller has read it already.
-    func configuration(outputPath: String, loaded: PipelineDescription? = nil) throws -> SessionConfiguration {
+    /// The session these options describe, writing to `outputPath` (else the description's output file,
+    /// else pipcam.mkv), with the description's notes printed. `loaded` is the description when the caller
+    /// has read it already; `standInsAlways` checks a description's graph on a machine without its devices.
+    func configuration(outputPath: String?, loaded: PipelineDescription? = nil, standInsAlways: Bool = false) throws -> SessionConfiguration {
         var configuration: SessionConfiguration
         if let description = try loaded ?? description() {
             let notes: [String]
-            (configuration, notes) = try SessionLoading.configuration(description, outputPath: outputPath, standIns: standIns)
+            (configuration, notes) = try SessionLoading.configuration(description, outputPath: outputPath ?? description.outputPath ?? SessionOptions.defaultOutput,
+                                                                      standIns: standIns || standInsAlways)
             for note in notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         } else {
-            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: outputPath)
+            configuration = try SessionLoading.fromDevices(cameraIDs: cameras, microphoneIDs: microphones, outputPath: outputPath ?? SessionOptions.defaultOutput)
         }
         if let layout { configuration.layout.kind = layout }
         if let preset { configuration.preset = preset }

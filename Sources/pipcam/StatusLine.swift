@@ -4,13 +4,20 @@ import Foundation
 /// The one place that prints recording progress: a line rewritten in place on a terminal, plain lines
 /// every few seconds otherwise (logs, CI).
 struct StatusLine {
-    let isTerminal = isatty(STDERR_FILENO) != 0
+    var isTerminal = isatty(STDERR_FILENO) != 0
     private var previous: [String: Int] = [:]
     private var lastPlain: Duration = .zero
     private var lastTime: Duration = .zero
 
     /// `note` is appended when not empty (pressure level and throttle step).
     mutating func show(_ status: LiveStatus, note: String = "") {
+        guard let text = text(for: status, note: note) else { return }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// What to write for `status`: the line rewritten in place on a terminal; elsewhere a plain line
+    /// every five seconds of recording, and nil between them.
+    mutating func text(for status: LiveStatus, note: String = "") -> String? {
         let seconds = status.elapsed.seconds
         let interval = max(0.001, (status.elapsed - lastTime).seconds)
         let rates = status.frames.map { camera -> String in
@@ -22,12 +29,10 @@ struct StatusLine {
         let size = RecordingSummary.bytes(status.fileSize ?? 0)
         let line = String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
             + "  " + rates.joined(separator: ", ") + "  dropped \(status.dropped)  \(size)" + (note.isEmpty ? "" : "  \(note)")
-        if isTerminal {
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-        } else if status.elapsed - lastPlain >= .seconds(5) {
-            lastPlain = status.elapsed
-            FileHandle.standardError.write(Data(("recording " + line + "\n").utf8))
-        }
+        if isTerminal { return "\r\u{1B}[K" + line }
+        guard status.elapsed - lastPlain >= .seconds(5) else { return nil }
+        lastPlain = status.elapsed
+        return "recording " + line + "\n"
     }
 
     func finish() {

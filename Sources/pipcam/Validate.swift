@@ -4,18 +4,18 @@ import Foundation
 
 struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check a pipeline description: schema, devices, and that its graph builds.")
+        abstract: "Check a session: its description's schema, its devices, and that its graph builds.")
 
-    @Argument(help: "A pipeline description file.")
-    var file: String
+    @OptionGroup
+    var sessionOptions: SessionOptions
 
     func run() async throws {
-        let (configuration, notes) = try SessionLoading.fromDescription(file, outputPath: "/dev/null", standIns: true)
+        // Devices a description names that are absent are drawn instead: the graph is checked all the same.
+        let configuration = try sessionOptions.configuration(outputPath: nil, standInsAlways: true)
         let plan = try configuration.graphPlan()
         try plan.checkBuilds()
         let cameras = configuration.inputs.filter(\.device.isCamera).count
         let microphones = configuration.inputs.count - cameras
-        print("\(file): valid (\(cameras) cameras, \(microphones) microphones, \(plan.outputSize.width)x\(plan.outputSize.height) at \(plan.frameRate) fps, \(plan.nodes.count) elements)")
-        for note in notes { print("  note: \(note)") }
+        print("\(sessionOptions.source): valid (\(cameras) cameras, \(microphones) microphones, \(plan.outputSize.width)x\(plan.outputSize.height) at \(plan.frameRate) fps, \(plan.nodes.count) elements)")
     }
 }

@@ -9,7 +9,7 @@ final class DescriptionCommandTests: XCTestCase {
         let presets = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }.sorted()
         XCTAssertEqual(Set(presets), ["demo.yaml", "pip.yaml", "side-by-side.yaml", "isolated-tracks.yaml", "screen-and-face.yaml"])
         for preset in presets {
-            let result = try Command.run([Paths.pipcam, "validate", "\(folder)/\(preset)"])
+            let result = try Command.run([Paths.pipcam, "validate", "--pipeline", "\(folder)/\(preset)"])
             XCTAssertEqual(result.status, 0, "\(preset): \(result.error)")
             XCTAssertTrue(result.output.contains("valid"), result.output)
         }
@@ -18,7 +18,7 @@ final class DescriptionCommandTests: XCTestCase {
     func testDescribeLineOfTheDemoRunsUnderGstLaunch() throws {
         let folder = try Paths.scratch("describe")
         let file = "\(folder)/launch.mkv"
-        let described = try Command.run([Paths.pipcam, "describe", "\(Paths.repository)/pipelines/demo.yaml", "--output", file, "--dot", "\(folder)/graph.dot"])
+        let described = try Command.run([Paths.pipcam, "describe", "--pipeline", "\(Paths.repository)/pipelines/demo.yaml", "--output", file, "--dot", "\(folder)/graph.dot"])
         XCTAssertEqual(described.status, 0, described.error)
         let line = described.output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(line.hasPrefix("gst-launch-1.0 -e "), line)
@@ -46,7 +46,7 @@ final class DescriptionCommandTests: XCTestCase {
         for (text, expected) in cases {
             let file = "\(folder)/bad.yaml"
             try text.write(toFile: file, atomically: true, encoding: .utf8)
-            let result = try Command.run([Paths.pipcam, "validate", file])
+            let result = try Command.run([Paths.pipcam, "validate", "--pipeline", file])
             XCTAssertNotEqual(result.status, 0)
             XCTAssertTrue(result.error.contains(expected), "expected \(expected)\ngot \(result.error)")
         }

@@ -117,14 +117,7 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Removes an output and every connection to it.
     public func removeOutput(id: String) async throws {
-        try await edit { configuration in
-            if configuration.movieFile?.id == id { configuration.movieFile = nil }
-            configuration.videoDataOutputs.removeAll { $0.id == id }
-            configuration.audioDataOutputs.removeAll { $0.id == id }
-            if configuration.photoOutput?.id == id { configuration.photoOutput = nil }
-            if configuration.previewOutput?.id == id { configuration.previewOutput = nil }
-            configuration.connections.removeAll { $0.outputID == id }
-        }
+        try await edit { $0.removeOutput(id: id) }
     }
 
     /// Replaces any part of the configuration (preset, layout, active formats…) in one step.
@@ -142,12 +135,4 @@ public final class CaptureSession: @unchecked Sendable {
             configuration.layout.mainInputID = inset.inputPorts[0].inputID
         }
     }
-}
-
-/// A snapshot for the status line.
-public struct LiveStatus: Sendable {
-    public let elapsed: Duration
-    public let frames: [(inputID: String, count: Int)]
-    public let dropped: Int
-    public let fileSize: Int64?
 }

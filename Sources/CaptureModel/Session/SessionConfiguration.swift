@@ -76,6 +76,16 @@ public struct SessionConfiguration: Sendable {
         }
     }
 
+    /// Removes an output and every connection to it.
+    public mutating func removeOutput(id: String) {
+        if movieFile?.id == id { movieFile = nil }
+        videoDataOutputs.removeAll { $0.id == id }
+        audioDataOutputs.removeAll { $0.id == id }
+        if photoOutput?.id == id { photoOutput = nil }
+        if previewOutput?.id == id { previewOutput = nil }
+        connections.removeAll { $0.outputID == id }
+    }
+
     /// The connections from cameras to the photo output.
     package var photoConnections: [Connection] {
         guard let photo = photoOutput else { return [] }

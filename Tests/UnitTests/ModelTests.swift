@@ -1,5 +1,6 @@
 @testable import Capture
 @testable import CaptureModel
+import PipcamTestSupport
 import XCTest
 
 /// The parts of the model that decide without running anything: layout, formats, checks, the graph plan.

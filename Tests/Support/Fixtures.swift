@@ -1,22 +1,21 @@
-@testable import Capture
-@testable import CaptureModel
+import Capture
 import Foundation
 import PipcamTestSupport
 
 /// Two synthetic cameras and two tones, connected to a movie file: the smallest full session.
-enum Fixtures {
-    static let front = CaptureDevice.testPatternCamera(id: "front", pattern: "smpte", label: "front", moving: false)
-    static let side = CaptureDevice.testPatternCamera(id: "side", pattern: "ball", label: "side")
-    static let voice = CaptureDevice.toneMicrophone(id: "voice", frequency: 440)
-    static let room = CaptureDevice.toneMicrophone(id: "room", frequency: 880)
+public enum Fixtures {
+    public static let front = CaptureDevice.testPatternCamera(id: "front", pattern: "smpte", label: "front", moving: false)
+    public static let side = CaptureDevice.testPatternCamera(id: "side", pattern: "ball", label: "side")
+    public static let voice = CaptureDevice.toneMicrophone(id: "voice", frequency: 440)
+    public static let room = CaptureDevice.toneMicrophone(id: "room", frequency: 880)
 
-    static func configuration(path: String, cameras: [CaptureDevice] = [front, side], microphones: [CaptureDevice] = [voice, room],
+    public static func configuration(path: String, cameras: [CaptureDevice] = [front, side], microphones: [CaptureDevice] = [voice, room],
                               preset: SessionPreset = .hd720) -> SessionConfiguration {
         SessionConfiguration(recording: cameras + microphones, to: MovieFileOutput(path: path), preset: preset)
     }
 
     /// The formats of the kernel's vivid virtual webcam.
-    static let vividFormats: [VideoFormat] = [
+    public static let vividFormats: [VideoFormat] = [
         VideoFormat(pixelFormat: "YUY2", width: 320, height: 180, frameRates: [60, 50, 30, 25, 15]),
         VideoFormat(pixelFormat: "YUY2", width: 640, height: 360, frameRates: [40, 30, 25, 15]),
         VideoFormat(pixelFormat: "YUY2", width: 640, height: 480, frameRates: [25, 15]),
@@ -27,12 +26,12 @@ enum Fixtures {
 }
 
 /// Waits for a session event matching `predicate`.
-func waitForEvent(_ session: CaptureSession, timeout: Duration = .seconds(20), _ predicate: @escaping @Sendable (SessionEvent) -> Bool) async throws -> SessionEvent? {
+public func waitForEvent(_ session: CaptureSession, timeout: Duration = .seconds(20), _ predicate: @escaping @Sendable (SessionEvent) -> Bool) async throws -> SessionEvent? {
     try await session.events.first(timeout: timeout, where: predicate)
 }
 
 /// Records `configuration` for `seconds` (exact to the frame) and returns the summary once stopped.
-func record(_ configuration: SessionConfiguration, seconds: Double, during: ((CaptureSession) async throws -> Void)? = nil) async throws -> RecordingSummary {
+public func record(_ configuration: SessionConfiguration, seconds: Double, during: ((CaptureSession) async throws -> Void)? = nil) async throws -> RecordingSummary {
     let session = try CaptureSession(configuration: configuration)
     session.recordingLimit = .milliseconds(Int64(seconds * 1000))
     try await session.startRunning()
@@ -43,7 +42,7 @@ func record(_ configuration: SessionConfiguration, seconds: Double, during: ((Ca
 }
 
 /// Records `configuration`, whose cameras are clips replayed fast, until the clips end; returns the summary.
-func recordUntilTheClipsEnd(_ configuration: SessionConfiguration) async throws -> RecordingSummary {
+public func recordUntilTheClipsEnd(_ configuration: SessionConfiguration) async throws -> RecordingSummary {
     let session = try CaptureSession(configuration: configuration)
     try await session.startRunning()
     let stopped = try await waitForEvent(session) { if case .stopped = $0 { return true }; return false }
@@ -52,7 +51,7 @@ func recordUntilTheClipsEnd(_ configuration: SessionConfiguration) async throws 
 }
 
 /// Writes a raw YUV4MPEG2 clip of `frames` I420 pictures drawn by videotestsrc (`pattern` and its options).
-func makeY4MClip(at path: String, frames: Int, width: Int, height: Int, pattern: [String] = []) throws {
+public func makeY4MClip(at path: String, frames: Int, width: Int, height: Int, pattern: [String] = []) throws {
     let made = try Command.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=\(frames)"] + pattern + [
         "!", "video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1", "!", "y4menc", "!", "filesink", "location=\(path)",
     ])

@@ -1,0 +1,26 @@
+import Capture
+@testable import pipcam
+import XCTest
+
+/// The progress line: rates from the counts between two snapshots, and how often it is written.
+final class StatusLineTests: XCTestCase {
+    private func status(_ seconds: Int, front: Int, side: Int, dropped: Int = 0) -> LiveStatus {
+        LiveStatus(elapsed: .seconds(seconds), frames: [("front", front), ("side", side)], dropped: dropped, fileSize: 3 << 20)
+    }
+
+    func testOffATerminalALineEveryFiveSecondsWithTheRatesSinceTheLastSnapshot() {
+        var line = StatusLine()
+        line.isTerminal = false
+        XCTAssertEqual(line.text(for: status(5, front: 150, side: 75)), "recording 00:05.0  front 30 fps, side 15 fps  dropped 0  3.0 MiB\n")
+        XCTAssertNil(line.text(for: status(6, front: 180, side: 90)), "a second later: nothing")
+        XCTAssertEqual(line.text(for: status(10, front: 280, side: 150, dropped: 2), note: "pressure serious"),
+                       "recording 00:10.0  front 25 fps, side 15 fps  dropped 2  3.0 MiB  pressure serious\n")
+    }
+
+    func testOnATerminalTheLineIsRewrittenEachTime() {
+        var line = StatusLine()
+        line.isTerminal = true
+        XCTAssertEqual(line.text(for: status(61, front: 30, side: 30)), "\r\u{1B}[K01:01.0  front 0 fps, side 0 fps  dropped 0  3.0 MiB")
+        XCTAssertNotNil(line.text(for: status(62, front: 60, side: 60)))
+    }
+}
