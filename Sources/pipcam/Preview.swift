@@ -35,22 +35,10 @@ struct Preview: AsyncParsableCommand {
         let stopper = SignalStopper(session: session, notice: "stopping…")
         defer { stopper.cancel() }
         try await session.startRunning()
-        let modes = session.runningPlan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
+        let modes = SessionEventPrinter.cameraModes(of: session)
         FileHandle.standardError.write(Data("previewing with \(preview.sink) (\(modes)); \(ControlCommand.keyHelp)\n".utf8))
 
-        var failure: String?
-        for await event in session.events {
-            switch event {
-            case .runtimeError(let deviceID, let reason):
-                guard failure == nil else { continue }
-                failure = (deviceID.map { "\($0): " } ?? "") + reason
-            case .stopped:
-                await controls.drain()
-                if let failure { throw CLIError("the preview stopped: \(failure)") }
-                return
-            default:
-                break
-            }
-        }
+        let outcome = await SessionEventPrinter(recording: nil, controls: controls).run(session)
+        if let failure = outcome?.failure { throw CLIError("the preview stopped: \(failure)") }
     }
 }

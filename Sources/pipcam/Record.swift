@@ -1,7 +1,6 @@
 import ArgumentParser
 import Capture
 import Foundation
-import Locking
 
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,6 +46,33 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let recording = try await prepare()
+        defer { recording.finish() }
+        try await start(recording)
+        let printer = SessionEventPrinter(recording: recording.path, controls: recording.controls, eventsLog: recording.eventsLog)
+        try report(await printer.run(recording.session), path: recording.path)
+    }
+
+    /// What a recording holds on to while it runs, let go of by `finish()` in reverse order of making.
+    private struct Prepared {
+        let path: String
+        let session: CaptureSession
+        let controls: ControlInputs
+        let stopper: SignalStopper
+        let eventsLog: EventsLog?
+        let analysisLog: AnalysisLog?
+
+        func finish() {
+            stopper.cancel()
+            controls.finish()
+            analysisLog?.finish()
+            eventsLog?.close()
+        }
+    }
+
+    /// Everything checked and made before a camera opens: the file's path, the configuration with its
+    /// outputs, the cost gate, the logs, the session and what steers it.
+    private func prepare() async throws -> Prepared {
         let description = try sessionOptions.description()
         guard let output = output ?? description?.outputPath else {
             throw CLIError("give the file to record to: pipcam record OUT.mkv" + (sessionOptions.pipeline.map { " --pipeline \($0)" } ?? ""))
@@ -59,71 +85,45 @@ struct Record: AsyncParsableCommand {
         configuration = try await CostGate.admit(configuration, pipeline: sessionOptions.pipeline)
         if noThrottle { configuration.throttlePolicy.isEnabled = false }
         let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
-        defer { eventsLog?.close() }
-        let analysisLog = try analysis.start(on: &configuration, force: force)
-        defer { analysisLog?.finish() }
-        let session = try CaptureSession(configuration: configuration)
-        if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
-
-        let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
-        defer { controls.finish() }
-        let stopper = SignalStopper(session: session)
-        defer { stopper.cancel() }
-        let existed = FileManager.default.fileExists(atPath: path)
+        let analysisLog: AnalysisLog?
         do {
-            try await session.startRunning()
+            analysisLog = try analysis.start(on: &configuration, force: force)
         } catch {
-            // Nothing was recorded: leave no empty file behind.
-            if !existed { try? FileManager.default.removeItem(atPath: path) }
+            eventsLog?.close()
             throw error
         }
-        let plan = session.runningPlan
-        let cameraText = plan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
-        FileHandle.standardError.write(Data("recording \(path) (\(cameraText)); Ctrl-C to stop\n".utf8))
+        do {
+            let session = try CaptureSession(configuration: configuration)
+            if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
+            let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+            return Prepared(path: path, session: session, controls: controls, stopper: SignalStopper(session: session),
+                            eventsLog: eventsLog, analysisLog: analysisLog)
+        } catch {
+            analysisLog?.finish()
+            eventsLog?.close()
+            throw error
+        }
+    }
 
-        let pressure = Locked("")
-        let ticker = Task {
-            var status = StatusLine()
-            while !Task.isCancelled {
-                try await Task.sleep(for: .milliseconds(500))
-                if let live = session.liveStatus() { status.show(live, note: pressure.value) }
-            }
+    /// Starts the cameras; a start that fails leaves no empty file behind.
+    private func start(_ recording: Prepared) async throws {
+        let existed = FileManager.default.fileExists(atPath: recording.path)
+        do {
+            try await recording.session.startRunning()
+        } catch {
+            if !existed { try? FileManager.default.removeItem(atPath: recording.path) }
+            throw error
         }
-        var failure: String?
-        for await event in session.events {
-            eventsLog?.write(event)
-            switch event {
-            case .pressure(let sample):
-                controls.showPressure(sample.reading.level)
-                let step = sample.throttleStep > 0 ? ", throttled \(sample.throttleStep)" : ""
-                pressure.withValue { $0 = sample.reading.level == .nominal && step.isEmpty ? "" : "pressure \(sample.reading.level)\(step)" }
-            case .throttled(let step):
-                FileHandle.standardError.write(Data("\n\(step.summary)\n".utf8))
-            case .warning(let text):
-                FileHandle.standardError.write(Data("\nwarning: \(text)\n".utf8))
-            case .runtimeError(let deviceID, let reason):
-                // The first error says what happened; the ones that follow are its consequences.
-                guard failure == nil else { continue }
-                failure = (deviceID.map { "\($0): " } ?? "") + reason
-                FileHandle.standardError.write(Data("\nerror: \(failure!); finishing the file\n".utf8))
-            case .previewClosed:
-                FileHandle.standardError.write(Data("\nthe preview window was closed; finishing the file\n".utf8))
-            case .interrupted(let deviceID):
-                FileHandle.standardError.write(Data("\n\(deviceID) went away\n".utf8))
-            case .segmentFinished(let summary):
-                FileHandle.standardError.write(Data("\nfinished \(summary.path ?? "a file"); recording goes on in the next\n".utf8))
-            case .stopped(let summary):
-                ticker.cancel()
-                await controls.drain()
-                StatusLine().finish()
-                print(summary)
-                if let failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }
-                if let problem = summary.problem { throw CLIError("\(path) may be incomplete: \(problem)") }
-                return
-            default:
-                break
-            }
-        }
+        let modes = SessionEventPrinter.cameraModes(of: recording.session)
+        FileHandle.standardError.write(Data("recording \(recording.path) (\(modes)); Ctrl-C to stop\n".utf8))
+    }
+
+    /// The summary on standard output, and a failure or an unfinished file as the one-line error.
+    private func report(_ outcome: SessionEventPrinter.Outcome?, path: String) throws {
+        guard let outcome else { return }
+        print(outcome.summary)
+        if let failure = outcome.failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }
+        if let problem = outcome.summary.problem { throw CLIError("\(path) may be incomplete: \(problem)") }
     }
 }
 

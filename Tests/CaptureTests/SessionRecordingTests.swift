@@ -53,8 +53,8 @@ final class SessionRecordingTests: XCTestCase {
         do {
             try await session.commitConfiguration()
             XCTFail("an impossible format must not commit")
-        } catch let error as ConfigurationError {
-            XCTAssertTrue(error.description.contains("cannot deliver 100000x100000"), error.description)
+        } catch CaptureError.invalidConfiguration(let reason) {
+            XCTAssertTrue(reason.contains("cannot deliver 100000x100000"), reason)
         }
         XCTAssertEqual(session.state, .running)
         XCTAssertEqual(session.runningPlan?.structureKey, planBefore, "the running graph is untouched")
@@ -236,11 +236,12 @@ final class SessionRecordingTests: XCTestCase {
         do {
             try await session.startRunning()
             let event = try await waitForEvent(session) { if case .runtimeError = $0 { return true }; return false }
-            guard case .runtimeError(let deviceID, let reason)? = event else { return XCTFail("no runtime error reported") }
+            guard case .runtimeError(.streamFailed(let deviceID, let element, let reason))? = event else { return XCTFail("no runtime error reported") }
             XCTAssertEqual(deviceID, "clip", reason)
+            XCTAssertNotNil(element, "the failing element is kept")
             XCTAssertFalse(reason.isEmpty)
-        } catch {
-            XCTAssertTrue("\(error)".hasPrefix("could not start: clip: "), "\(error)")
+        } catch CaptureError.startFailed(let input, let cause) {
+            XCTAssertEqual(input, "clip", cause)
         }
     }
 

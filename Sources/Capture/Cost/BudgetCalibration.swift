@@ -76,9 +76,9 @@ public enum BudgetCalibration {
         do {
             try await pipeline.runToEnd(timeout: .seconds(60))
         } catch GStreamerError.timeout {
-            throw ConfigurationError("measuring this machine took over a minute; is it overloaded?")
+            throw CaptureError.calibration("measuring this machine took over a minute; is it overloaded?")
         } catch GStreamerError.pipelineError(_, let text, _) {
-            throw ConfigurationError("measuring this machine failed: \(text)")
+            throw CaptureError.calibration("measuring this machine failed: \(text)")
         }
         return processCPUTime() - start
     }

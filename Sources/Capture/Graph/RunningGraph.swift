@@ -13,7 +13,7 @@ final class RunningGraph: @unchecked Sendable {
     /// Timestamps of the composed picture as it enters the file.
     let written = FrameCounter()
     /// The first error the pipeline posted.
-    let firstError = Locked<String?>(nil)
+    let firstError = Locked<CaptureError?>(nil)
     /// Whether the graph reached PLAYING (failures before that are the start's to report), and stopped.
     let started = Locked(false), stopped = Locked(false)
     /// Composed pictures before and after the queue that drops them when encoding falls behind.

@@ -89,7 +89,7 @@ final class LivePhotoRing: @unchecked Sendable {
 enum ClipWriter {
     static func write(_ samples: [Sample], to path: String) async throws {
         guard let first = samples.first, let caps = first.caps, let start = first.runningTime else {
-            throw ConfigurationError("no pictures to write a live photo from")
+            throw CaptureError.clip("no pictures to write a live photo from")
         }
         let pipeline = try Pipeline(name: "live-photo")
         let source = try AppSource(name: "clip-src", caps: caps)
@@ -101,7 +101,7 @@ enum ClipWriter {
             try await PipelineRun.push(samples, through: pipeline, source: source, startingAt: start)
         } catch {
             try? FileManager.default.removeItem(atPath: path + ".part")
-            throw ConfigurationError("could not write the live photo: \(error)")
+            throw CaptureError.clip("could not write the live photo: \(error)")
         }
         try FileManager.default.moveItem(atPath: path + ".part", toPath: path)
     }

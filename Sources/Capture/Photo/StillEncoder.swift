@@ -18,7 +18,7 @@ enum StillEncoder {
 
     static func encode(_ sample: Sample, direction: String, format: PhotoSettings.Format, quality: Int,
                        thumbnailSize: Int, path: String, thumbnailPath: String) async throws -> Output {
-        guard let caps = sample.caps, let info = sample.videoInfo else { throw ConfigurationError("a still without a picture format") }
+        guard let caps = sample.caps, let info = sample.videoInfo else { throw CaptureError.still("a still without a picture format") }
         let turned = ["90r", "90l", "ul-lr", "ur-ll"].contains(direction)
         let (width, height) = turned ? (info.height, info.width) : (info.width, info.height)
         let ratio = Double(thumbnailSize) / Double(max(width, height))
@@ -50,7 +50,7 @@ enum StillEncoder {
         } catch {
             try? FileManager.default.removeItem(atPath: path + ".part")
             try? FileManager.default.removeItem(atPath: thumbnailPath + ".part")
-            throw ConfigurationError("could not encode the still \(URL(fileURLWithPath: path).lastPathComponent): \(error)")
+            throw CaptureError.still("could not encode the still \(URL(fileURLWithPath: path).lastPathComponent): \(error)")
         }
         try FileManager.default.moveItem(atPath: path + ".part", toPath: path)
         try FileManager.default.moveItem(atPath: thumbnailPath + ".part", toPath: thumbnailPath)

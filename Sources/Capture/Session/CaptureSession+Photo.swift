@@ -8,14 +8,14 @@ extension CaptureSession {
     @discardableResult
     public func capturePhoto(_ settings: PhotoSettings, events: @escaping @Sendable (PhotoCaptureEvent) -> Void = { _ in }) async throws -> PhotoCaptureResult {
         let (running, configuration) = locked { (graph, committed) }
-        guard let running else { throw ConfigurationError("the session is not running; photos are taken from running cameras") }
-        guard configuration.photoOutput != nil else { throw ConfigurationError("the session has no photo output") }
+        guard let running else { throw CaptureError.photo("the session is not running; photos are taken from running cameras") }
+        guard configuration.photoOutput != nil else { throw CaptureError.photo("the session has no photo output") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: settings.directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ConfigurationError("the photo folder \(settings.directory) does not exist")
+            throw CaptureError.photo("the photo folder \(settings.directory) does not exist")
         }
         if let bracket = settings.bracket, !(2...9).contains(bracket.count) {
-            throw ConfigurationError("bracketing takes 2 to 9 stills, not \(bracket.count)")
+            throw CaptureError.photo("bracketing takes 2 to 9 stills, not \(bracket.count)")
         }
         return try await PhotoCapture(running: running, configuration: configuration, settings: settings, report: events).run()
     }

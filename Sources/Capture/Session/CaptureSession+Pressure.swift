@@ -47,7 +47,7 @@ extension CaptureSession {
             candidate.throttle = isFull ? nil : settings
             let plan = try candidate.graphPlan()
             guard plan.structureKey == running.plan.structureKey else {
-                throw ConfigurationError("the step would change the graph's structure")
+                throw CaptureError.invalidConfiguration("the step would change the graph's structure")
             }
             try running.apply(plan)
             running.limitPictureRate(settings.frameRate < configured - 0.01 ? settings.frameRate : nil)

@@ -77,7 +77,7 @@ extension CaptureSession {
             // Go back to what ran before, into a file of its own, so the recording goes on.
             let restored = nextSegment(of: previous, after: next)
             try? await start(try RunningGraph(plan: try restored.graphPlan(), configuration: restored, screens: locked { screens }), restored)
-            throw ConfigurationError("the new configuration did not start, the previous one goes on: \(error)")
+            throw CaptureError.commitFailed(cause: error)
         }
     }
 
@@ -135,7 +135,10 @@ extension CaptureSession {
             locked { if graph === running { graph = nil } }
             _ = try? running.pipeline.setState(.null)
             // The pipeline's own error says more than "state change failed".
-            throw ConfigurationError("could not start: \(running.firstError.value ?? "\(error)")")
+            guard case .streamFailed(let input, let element, let reason)? = running.firstError.value else {
+                throw CaptureError.startFailed(input: nil, cause: "\(error)")
+            }
+            throw CaptureError.startFailed(input: input ?? element ?? "pipeline", cause: reason)
         }
         running.started.withValue { $0 = true }
         // A fast replay takes every core on purpose and waits instead of dropping: nothing to throttle.
@@ -200,8 +203,9 @@ extension CaptureSession {
             var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
             // A camera another program streams from fails as "busy": say which program.
             if case .v4l2(let node)? = deviceID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
-            running.firstError.withValue { $0 = $0 ?? (deviceID ?? message.sourceName ?? "pipeline") + ": " + reason }
-            eventContinuation.yield(.runtimeError(deviceID: deviceID, reason: reason))
+            let failure = CaptureError.streamFailed(input: deviceID, element: message.sourceName, reason: reason)
+            running.firstError.withValue { $0 = $0 ?? failure }
+            eventContinuation.yield(.runtimeError(failure))
             // Before PLAYING, a failure is the start's to handle: it throws, or finishes once playing.
             if running.started.value { finishAfterFailure(running) }
         case .eos where message.sourcePath?.split(separator: "/").count == 1:

@@ -16,7 +16,7 @@ extension CaptureSession {
                 grant = try await ScreenCastPortal.share(showsPointer: showsPointer, restoreToken: ScreenShareToken.load(),
                                                          isCancelled: { [weak self] in self?.screenShareCancelled.value ?? true })
             } catch {
-                throw ConfigurationError("\(input.id): \(error)")
+                throw CaptureError.screenShare(input: input.id, cause: error)
             }
             // The token lets the next recording share the same screen without asking.
             ScreenShareToken.save(grant.restoreToken)

@@ -102,7 +102,7 @@ public final class CaptureSession: @unchecked Sendable {
                 pending = committed
                 depth = 1
             }
-            guard var copy = pending else { throw ConfigurationError("the configuration changed while it was being edited") }
+            guard var copy = pending else { throw CaptureError.invalidConfiguration("the configuration changed while it was being edited") }
             do {
                 try change(&copy)
             } catch {
@@ -130,7 +130,7 @@ public final class CaptureSession: @unchecked Sendable {
     public func swapCameras() async throws {
         try await edit { configuration in
             guard let composed = configuration.composedCameras(), let inset = composed.inset else {
-                throw ConfigurationError("swapping needs two cameras in the picture")
+                throw CaptureError.invalidConfiguration("swapping needs two cameras in the picture")
             }
             configuration.layout.mainInputID = inset.inputPorts[0].inputID
         }

@@ -50,7 +50,7 @@ public struct CameraControls: Sendable {
 
     public func set(_ control: Control, to value: Int) throws {
         guard pc_v4l2_set_control(node, control.id, Int32(value)) == 0 else {
-            throw ConfigurationError("camera \(node) refused \(control.rawValue) = \(value)")
+            throw CaptureError.cameraControl("camera \(node) refused \(control.rawValue) = \(value)")
         }
     }
 

@@ -187,9 +187,9 @@ public struct SessionConfiguration: Sendable {
     public func validate() throws {
         var seen = Set<String>()
         for input in inputs {
-            guard seen.insert(input.id).inserted else { throw ConfigurationError("input '\(input.id)' is in the session twice") }
+            guard seen.insert(input.id).inserted else { throw CaptureError.invalidConfiguration("input '\(input.id)' is in the session twice") }
             if let format = input.activeFormat, let problem = Self.problem(with: format, rate: input.activeFrameRate, on: input.device) {
-                throw ConfigurationError(problem)
+                throw CaptureError.invalidConfiguration(problem)
             }
         }
         var checked = SessionConfiguration()
@@ -200,40 +200,40 @@ public struct SessionConfiguration: Sendable {
         checked.photoOutput = photoOutput
         checked.previewOutput = previewOutput
         for connection in connections {
-            if let reason = checked.reasonCannotAdd(connection) { throw ConfigurationError(reason) }
+            if let reason = checked.reasonCannotAdd(connection) { throw CaptureError.invalidConfiguration(reason) }
             checked.connections.append(connection)
         }
         if let movie = movieFile {
             if movieConnections(.video).isEmpty {
-                throw ConfigurationError("the movie file '\(movie.path)' has no camera connected")
+                throw CaptureError.invalidConfiguration("the movie file '\(movie.path)' has no camera connected")
             }
             if let bitrate = movie.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
-                throw ConfigurationError("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")
+                throw CaptureError.invalidConfiguration("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")
             }
             if !SessionLimits.audioBitrate.contains(movie.audioBitrate) {
-                throw ConfigurationError("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")
+                throw CaptureError.invalidConfiguration("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")
             }
         }
         if let preview = previewOutput, !SessionLimits.previewWidth.contains(preview.width) {
-            throw ConfigurationError("preview width \(preview.width) is outside \(SessionLimits.text(SessionLimits.previewWidth))")
+            throw CaptureError.invalidConfiguration("preview width \(preview.width) is outside \(SessionLimits.text(SessionLimits.previewWidth))")
         }
         if photoOutput?.isLivePhotoCaptureEnabled == true && movieFile == nil {
-            throw ConfigurationError("live photos are cut from the recorded picture: the session needs a movie file")
+            throw CaptureError.invalidConfiguration("live photos are cut from the recorded picture: the session needs a movie file")
         }
         if replay == .fast, let live = inputs.first(where: { if case .file = $0.device.source { return false }; return true }) {
-            throw ConfigurationError("replay fast needs every input to be a file camera, and '\(live.id)' is live")
+            throw CaptureError.invalidConfiguration("replay fast needs every input to be a file camera, and '\(live.id)' is live")
         }
         if let main = layout.mainInputID, input(main) == nil {
-            throw ConfigurationError("layout main '\(main)' is not an input of the session")
+            throw CaptureError.invalidConfiguration("layout main '\(main)' is not an input of the session")
         }
         if !SessionLimits.insetSize.contains(layout.insetSize) {
-            throw ConfigurationError("inset size \(layout.insetSize) is outside \(SessionLimits.text(SessionLimits.insetSize)) of the width")
+            throw CaptureError.invalidConfiguration("inset size \(layout.insetSize) is outside \(SessionLimits.text(SessionLimits.insetSize)) of the width")
         }
         if !SessionLimits.margin.contains(layout.margin) {
-            throw ConfigurationError("margin \(layout.margin) is outside \(SessionLimits.text(SessionLimits.margin)) of the width")
+            throw CaptureError.invalidConfiguration("margin \(layout.margin) is outside \(SessionLimits.text(SessionLimits.margin)) of the width")
         }
         if !SessionLimits.frameRate.contains(effectiveFrameRate) {
-            throw ConfigurationError("frame rate \(effectiveFrameRate) is outside \(SessionLimits.text(SessionLimits.frameRate))")
+            throw CaptureError.invalidConfiguration("frame rate \(effectiveFrameRate) is outside \(SessionLimits.text(SessionLimits.frameRate))")
         }
     }
 

@@ -5,8 +5,9 @@ public enum SessionEvent: Sendable {
     case stopped(RecordingSummary)
     /// A structural commit finished one file; recording goes on in the next.
     case segmentFinished(RecordingSummary)
-    /// A device or element failed; `deviceID` names the input when the failure is in its branch.
-    case runtimeError(deviceID: String?, reason: String)
+    /// A device or element failed while running (`CaptureError.streamFailed`, naming the input when the
+    /// failure is in its branch).
+    case runtimeError(CaptureError)
     /// The user closed the preview window: the session stops as if asked to, its file finalized.
     case previewClosed
     /// A device in use went away (unplugged, driver unbound).

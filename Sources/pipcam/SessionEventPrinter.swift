@@ -1,0 +1,77 @@
+import Capture
+import Foundation
+import Locking
+
+/// The one loop over a running session's events, for `record` and `preview`: it says what happens on
+/// standard error (failures, warnings, devices leaving, files cut, a closed window), keeps the status
+/// line of a recording, writes the events file, and returns once the session has stopped.
+struct SessionEventPrinter {
+    /// What the session ended with: its summary, and the first failure (the ones after it are its
+    /// consequences).
+    struct Outcome {
+        let summary: RecordingSummary
+        let failure: String?
+    }
+
+    /// The recording's file; nil for a preview, which shows no status line and finishes no file.
+    let recording: String?
+    let controls: ControlInputs
+    var eventsLog: EventsLog?
+
+    func run(_ session: CaptureSession) async -> Outcome? {
+        let pressure = Locked("")
+        let ticker: Task<Void, any Error>? = recording.map { _ in
+            Task {
+                var status = StatusLine()
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(500))
+                    if let live = session.liveStatus() { status.show(live, note: pressure.value) }
+                }
+            }
+        }
+        defer { ticker?.cancel() }
+        let finishing = recording == nil ? "stopping" : "finishing the file"
+        var failure: String?
+        for await event in session.events {
+            eventsLog?.write(event)
+            switch event {
+            case .pressure(let sample):
+                controls.showPressure(sample.reading.level)
+                let step = sample.throttleStep > 0 ? ", throttled \(sample.throttleStep)" : ""
+                pressure.withValue { $0 = sample.reading.level == .nominal && step.isEmpty ? "" : "pressure \(sample.reading.level)\(step)" }
+            case .throttled(let step):
+                say(step.summary)
+            case .warning(let text):
+                say("warning: \(text)")
+            case .runtimeError(let error):
+                guard failure == nil else { continue }
+                failure = "\(error)"
+                say("error: \(error); \(finishing)")
+            case .previewClosed:
+                say("the preview window was closed; \(finishing)")
+            case .interrupted(let deviceID):
+                say("\(deviceID) went away")
+            case .segmentFinished(let summary):
+                say("finished \(summary.path ?? "a file"); recording goes on in the next")
+            case .stopped(let summary):
+                ticker?.cancel()
+                await controls.drain()
+                if recording != nil { StatusLine().finish() }
+                return Outcome(summary: summary, failure: failure)
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
+    /// The mode each camera runs in, for the line that says the session started.
+    static func cameraModes(of session: CaptureSession) -> String {
+        session.runningPlan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
+    }
+
+    /// A line of its own, below the status line.
+    private func say(_ text: String) {
+        FileHandle.standardError.write(Data("\n\(text)\n".utf8))
+    }
+}
