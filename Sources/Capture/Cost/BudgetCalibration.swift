@@ -63,15 +63,11 @@ public enum BudgetCalibration {
 
     /// CPU seconds the process spends running `stages` into a sink that never waits.
     static func cpuSeconds(_ stages: [Stage]) async throws -> Double {
-        let pipeline = try Pipeline(name: "calibration")
-        var elements: [Element] = []
-        for stage in stages + [(.fakesink, [("sync", .bool(false))])] {
-            let element = try stage.factory.make()
-            for (name, value) in stage.properties { try element.set(name, value) }
-            elements.append(element)
-        }
-        try pipeline.add(elements)
-        try pipeline.link(elements)
+        var plan = GraphPlan()
+        plan.chain((stages + [(.fakesink, [("sync", .bool(false))])]).enumerated().map { index, stage in
+            plan.add("\(stage.factory.rawValue)-\(index)", stage.factory, stage.properties)
+        })
+        let pipeline = try PipelineAssembler.assemble(plan, name: "calibration")
         let start = processCPUTime()
         do {
             try await pipeline.runToEnd(timeout: .seconds(60))

@@ -7,6 +7,8 @@ import Locking
 /// frame counters, the recording limit, and the pads and elements that take changes without a rebuild.
 final class RunningGraph: @unchecked Sendable {
     private(set) var plan: GraphPlan
+    /// The configuration the graph was built from: which device each input is, for error messages.
+    let configuration: SessionConfiguration
     let pipeline: Pipeline
     private(set) var captured: [String: FrameCounter] = [:]
     private(set) var delivered: [String: FrameCounter] = [:]
@@ -29,12 +31,13 @@ final class RunningGraph: @unchecked Sendable {
     private var pressureWatch: Task<Void, Never>?
     private var cameraWatch: CameraWatch?
 
-    /// `screens` are the shares of the screens the plan reads through the desktop's portal, by input id.
-    init(plan: GraphPlan, configuration: SessionConfiguration, screens: [String: ScreenCastPortal.Grant] = [:]) throws {
+    /// `screens` holds the shares of the screens the plan reads through the desktop's portal.
+    init(plan: GraphPlan, configuration: SessionConfiguration, screens: ScreenShares? = nil) throws {
         self.plan = plan
+        self.configuration = configuration
         pipeline = try PipelineAssembler.assemble(plan)
         for (handle, inputID) in plan.screencasts {
-            guard let share = screens[inputID], let source = pipeline[handle] else { continue }
+            guard let share = screens?.grant(for: inputID), let source = pipeline[handle] else { continue }
             // pipewiresrc takes a copy of the descriptor: the share keeps its own until it ends.
             try source.set("fd", Int32(share.fd))
             try source.set("path", String(share.node))

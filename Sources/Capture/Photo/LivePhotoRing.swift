@@ -91,14 +91,12 @@ enum ClipWriter {
         guard let first = samples.first, let caps = first.caps, let start = first.runningTime else {
             throw CaptureError.clip("no pictures to write a live photo from")
         }
-        let pipeline = try Pipeline(name: "live-photo")
-        let source = try AppSource(name: "clip-src", caps: caps)
-        let mux = try ElementFactory.matroskamux.make(properties: ["writing-app": "pipcam"])
-        let sink = try ElementFactory.filesink.make(properties: ["location": path + ".part"])
-        try pipeline.add([source, mux, sink])
-        try pipeline.link([source, mux, sink])
+        var plan = GraphPlan()
+        let source = plan.addAppSource("clip-src", caps: caps)
+        plan.chain([source.name, plan.add("clip-mux", .matroskamux, [("writing-app", .string("pipcam"))]),
+                    plan.add("clip-file", .filesink, [("location", .string(path + ".part"))])])
         do {
-            try await PipelineRun.push(samples, through: pipeline, source: source, startingAt: start)
+            try await PipelineRun.push(samples, through: plan, source: source, name: "live-photo", startingAt: start)
         } catch {
             try? FileManager.default.removeItem(atPath: path + ".part")
             throw CaptureError.clip("could not write the live photo: \(error)")

@@ -25,28 +25,22 @@ enum StillEncoder {
         let thumbWidth = max(2, Int((Double(width) * ratio / 2).rounded()) * 2)
         let thumbHeight = max(2, Int((Double(height) * ratio / 2).rounded()) * 2)
 
-        let pipeline = try Pipeline(name: "still")
-        let source = try AppSource(name: "still-src", caps: caps)
-        let flip = try ElementFactory.videoflip.make(properties: [:])
-        try flip.set("video-direction", fromString: direction)
-        let convert = try ElementFactory.videoconvert.make()
-        let tee = try ElementFactory.tee.make()
-        let photoQueue = try ElementFactory.queue.make(), thumbQueue = try ElementFactory.queue.make()
-        let scale = try ElementFactory.videoscale.make()
-        let thumbCaps = try ElementFactory.capsfilter.make()
-        try thumbCaps.set("caps", CapsBuilder(.rawVideo).set("width", thumbWidth).set("height", thumbHeight)
-            .set("pixel-aspect-ratio", Fraction(1, 1)).caps)
-        let thumbConvert = try ElementFactory.videoconvert.make()
-        let photoEncoder = try encoder(format, quality: quality), thumbEncoder = try encoder(format, quality: 85)
-        let photoSink = try ElementFactory.filesink.make(properties: ["location": path + ".part"])
-        let thumbSink = try ElementFactory.filesink.make(properties: ["location": thumbnailPath + ".part"])
-        try pipeline.add([source, flip, convert, tee, photoQueue, photoEncoder, photoSink, thumbQueue, scale, thumbCaps, thumbConvert, thumbEncoder, thumbSink])
-        try pipeline.link([source, flip, convert, tee])
-        try pipeline.link([tee, photoQueue, photoEncoder, photoSink])
-        try pipeline.link([tee, thumbQueue, scale, thumbCaps, thumbConvert, thumbEncoder, thumbSink])
+        let photoEncoder = encoder(format, quality: quality), thumbEncoder = encoder(format, quality: 85)
+        var plan = GraphPlan()
+        let source = plan.addAppSource("still-src", caps: caps)
+        plan.chain([source.name, plan.add("still-flip", .videoflip, [("video-direction", .string(direction))]),
+                    plan.add("still-convert", .videoconvert), plan.add("still-tee", .tee)])
+        plan.chain([plan.add("photo-queue", .queue), plan.add("photo-encode", photoEncoder.factory, photoEncoder.properties),
+                    plan.add("photo-file", .filesink, [("location", .string(path + ".part"))])])
+        let thumbCaps = CapsBuilder(.rawVideo).set("width", thumbWidth).set("height", thumbHeight).set("pixel-aspect-ratio", Fraction(1, 1)).caps
+        plan.chain([plan.add("thumb-queue", .queue), plan.add("thumb-scale", .videoscale), plan.add("thumb-caps", .capsfilter, [("caps", .caps(thumbCaps))]),
+                    plan.add("thumb-convert", .videoconvert), plan.add("thumb-encode", thumbEncoder.factory, thumbEncoder.properties),
+                    plan.add("thumb-file", .filesink, [("location", .string(thumbnailPath + ".part"))])])
+        plan.link("still-tee", "src_0", to: "photo-queue")
+        plan.link("still-tee", "src_1", to: "thumb-queue")
 
         do {
-            try await PipelineRun.push([sample], through: pipeline, source: source)
+            try await PipelineRun.push([sample], through: plan, source: source, name: "still")
         } catch {
             try? FileManager.default.removeItem(atPath: path + ".part")
             try? FileManager.default.removeItem(atPath: thumbnailPath + ".part")
@@ -57,10 +51,10 @@ enum StillEncoder {
         return Output(width: width, height: height, pixelFormat: info.format)
     }
 
-    private static func encoder(_ format: PhotoSettings.Format, quality: Int) throws -> Element {
+    private static func encoder(_ format: PhotoSettings.Format, quality: Int) -> (factory: ElementFactory, properties: [(String, PropertyValue)]) {
         switch format {
-        case .jpeg: return try ElementFactory.jpegenc.make(properties: ["quality": Int32(quality)])
-        case .png: return try ElementFactory.pngenc.make()
+        case .jpeg: return (.jpegenc, [("quality", .int(Int64(quality)))])
+        case .png: return (.pngenc, [])
         }
     }
 }

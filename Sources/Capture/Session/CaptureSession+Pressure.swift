@@ -16,7 +16,7 @@ extension CaptureSession {
             _ = monitor.update(system: SystemReader.snapshot(), frames: running.pressureCounts, queueFill: running.encoderQueueFill)
             while (try? await Task.sleep(for: Self.pressureInterval)) != nil {
                 guard let self, !running.stopped.value else { return }
-                let time = running.pipeline.runningTime ?? .zero
+                let time = running.elapsed
                 let counts = running.pressureCounts
                 let reading = monitor.update(system: SystemReader.snapshot(), frames: counts, queueFill: running.encoderQueueFill)
                 if let event = controller.observe(reading, at: time) {

@@ -1,6 +1,5 @@
 import CaptureModel
 import Foundation
-import GStreamer
 
 /// Running a session: start, stop, applying commits to a running graph, and what happens on failure.
 /// Every operation here that changes which graph runs goes through `operations`, one at a time.
@@ -16,11 +15,11 @@ extension CaptureSession {
             }
             let plan = try configuration.graphPlan()
             do {
-                let screens = try await self.shareScreens(for: configuration)
-                try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: screens), configuration)
+                try await self.screens.share(for: configuration)
+                try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: self.screens), configuration)
             } catch {
                 // Nothing records: the desktop stops showing the screen as shared.
-                self.endScreenShares()
+                self.screens.endAll()
                 throw error
             }
         }
@@ -31,9 +30,9 @@ extension CaptureSession {
     @discardableResult
     public func stopRunning() async throws -> RecordingSummary {
         // A start still waiting for the user to pick a screen gives up, so this stop does not wait for it.
-        screenShareCancelled.withValue { $0 = true }
+        screens.cancelAsking()
         return try await operations.run {
-            defer { self.endScreenShares() }
+            defer { self.screens.endAll() }
             return await self.stop(segmentOnly: false)
         }
     }
@@ -69,14 +68,15 @@ extension CaptureSession {
         // A new graph starts as configured; its own sampler steps down again if it must.
         next.throttle = nil
         // Built and linked, but not started: the old graph still holds the devices.
-        let prepared = try RunningGraph(plan: try next.graphPlan(), configuration: next, screens: try await shareScreens(for: next))
+        try await screens.share(for: next)
+        let prepared = try RunningGraph(plan: try next.graphPlan(), configuration: next, screens: screens)
         _ = await stop(segmentOnly: true)
         do {
             try await start(prepared, next)
         } catch {
             // Go back to what ran before, into a file of its own, so the recording goes on.
             let restored = nextSegment(of: previous, after: next)
-            try? await start(try RunningGraph(plan: try restored.graphPlan(), configuration: restored, screens: locked { screens }), restored)
+            try? await start(try RunningGraph(plan: try restored.graphPlan(), configuration: restored, screens: screens), restored)
             throw CaptureError.commitFailed(cause: error)
         }
     }
@@ -112,35 +112,19 @@ extension CaptureSession {
         try running.watchFile(limit: recordingLimit) { [weak self] in
             Task { [weak self] in _ = try? await self?.stopRunning() }
         }
-        let subscription = running.pipeline.bus.subscribe { [weak self] message in
-            self?.handle(message, from: running, configuration: configuration)
-        }
-        running.attach(subscription: subscription, cameraWatch: watchCameras(configuration))
         locked {
             graph = running
             stopTask = nil
             committed = configuration
         }
         do {
-            try await running.pipeline.reachState(.playing, timeout: .seconds(15))
+            try await running.start(cameraWatch: watchCameras(configuration)) { [weak self] event in
+                self?.handle(event, from: running)
+            }
         } catch {
-            // The error that made the start fail may still be on its way from a streaming thread: give it
-            // a moment to arrive before letting go of the bus.
-            await running.pipeline.bus.flush()
-            if running.firstError.value == nil {
-                _ = try? await running.pipeline.bus.messages().first(timeout: .seconds(1)) { $0.isError }
-                await running.pipeline.bus.flush()
-            }
-            running.detach()
             locked { if graph === running { graph = nil } }
-            _ = try? running.pipeline.setState(.null)
-            // The pipeline's own error says more than "state change failed".
-            guard case .streamFailed(let input, let element, let reason)? = running.firstError.value else {
-                throw CaptureError.startFailed(input: nil, cause: "\(error)")
-            }
-            throw CaptureError.startFailed(input: input ?? element ?? "pipeline", cause: reason)
+            throw error
         }
-        running.started.withValue { $0 = true }
         // A fast replay takes every core on purpose and waits instead of dropping: nothing to throttle.
         var policy = configuration.throttlePolicy
         if configuration.replay == .fast { policy.isEnabled = false }
@@ -158,18 +142,10 @@ extension CaptureSession {
         let configuration = self.configuration
         var problem: String?
         do {
-            if drained {
-                // The pipeline posted end-of-stream itself: the file is complete and no second one will come.
-                _ = try running.pipeline.setState(.null)
-            } else {
-                // End-of-stream goes in just downstream of every source rather than to the sources: a failed
-                // source cannot send it, and a live capture source blocked in a read may not for a while.
-                try await running.pipeline.finish(timeout: Self.finishTimeout) { running.endAllSourcesFromDownstream() }
-            }
+            try await running.finish(timeout: Self.finishTimeout, drained: drained)
         } catch {
             problem = "\(error)"
         }
-        running.detach()
         let summary = running.summary(path: configuration.movieFile?.path, problem: problem)
         locked {
             if graph === running { graph = nil }
@@ -184,7 +160,7 @@ extension CaptureSession {
     public func liveStatus() -> LiveStatus? {
         guard let running = locked({ graph }) else { return nil }
         let size = configuration.movieFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
-        return LiveStatus(elapsed: running.pipeline.runningTime ?? .zero,
+        return LiveStatus(elapsed: running.elapsed,
                           frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
                           dropped: running.cameraFrames.reduce(running.droppedPictures) { $0 + $1.dropped },
                           fileSize: size)
@@ -192,37 +168,17 @@ extension CaptureSession {
 
     // MARK: failures and devices
 
-    private func handle(_ message: Message, from running: RunningGraph, configuration: SessionConfiguration) {
-        switch message.kind {
-        case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == running.plan.previewSink?.name:
-            // Closing the window is how a preview is usually ended; the sink reports it as an error.
-            eventContinuation.yield(.previewClosed)
-            if running.started.value { finishAfterFailure(running) }
-        case .error(let text, let debug):
-            let deviceID = message.sourceName.flatMap { running.plan.inputOfElement[$0] }
-            var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
-            // A camera another program streams from fails as "busy": say which program.
-            if case .v4l2(let node)? = deviceID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
-            let failure = CaptureError.streamFailed(input: deviceID, element: message.sourceName, reason: reason)
-            running.firstError.withValue { $0 = $0 ?? failure }
-            eventContinuation.yield(.runtimeError(failure))
-            // Before PLAYING, a failure is the start's to handle: it throws, or finishes once playing.
-            if running.started.value { finishAfterFailure(running) }
-        case .eos where message.sourcePath?.split(separator: "/").count == 1:
-            // Every branch ended by itself (clips played out): the recording is over and already drained.
-            if running.started.value { finishAfterFailure(running, drained: true) }
-        default:
-            break
+    /// What a graph's event means for the session: every failure and a closed window are reported, and
+    /// once the graph plays, each ends the recording with what was recorded kept (before that, a failure
+    /// is the start's to throw).
+    private func handle(_ event: GraphEvent, from running: RunningGraph) {
+        switch event {
+        case .previewClosed: eventContinuation.yield(.previewClosed)
+        case .failed(let error): eventContinuation.yield(.runtimeError(error))
+        case .drained: break
         }
-    }
-
-    /// What an error's debug text adds for a user. GStreamer starts it with the line of its own source
-    /// that raised it ("../sys/v4l2/gstv4l2object.c(4103): gst_v4l2_object_set_format_full (): /GstPipeline:…");
-    /// what went wrong ("Call to S_FMT failed for YUYV @ 640x360: Device or resource busy") follows.
-    static func detail(ofDebug debug: String) -> String? {
-        var lines = debug.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if let first = lines.first, first.contains(".c("), first.contains("):") { lines.removeFirst() }
-        return lines.isEmpty ? nil : lines.joined(separator: " ")
+        guard running.started.value else { return }
+        if case .drained = event { finishAfterFailure(running, drained: true) } else { finishAfterFailure(running) }
     }
 
     /// Keeps what was recorded after a failure: ends the other branches cleanly so the file is finalized.

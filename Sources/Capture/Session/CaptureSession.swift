@@ -1,7 +1,5 @@
 import CaptureModel
 import Foundation
-import GStreamer
-import Locking
 
 /// The multi-camera capture session (`AVCaptureMultiCamSession`): inputs and outputs are added without
 /// connections, connections are explicit, and changes are batched between `beginConfiguration()` and
@@ -21,10 +19,8 @@ public final class CaptureSession: @unchecked Sendable {
     /// The file a recording started with, and how many files it has been split into by structural commits.
     var moviePathBase: String?
     var segment = 1
-    /// Screens shared through the desktop's portal, by input id (see CaptureSession+Screens).
-    var screens: [String: ScreenCastPortal.Grant] = [:]
-    /// Set by a stop that arrives while the desktop asks the user which screen to share.
-    let screenShareCancelled = Locked(false)
+    /// Screens shared through the desktop's portal, asked for at the first start and kept across commits.
+    let screens = ScreenShares()
     let operations = OperationChain()
     let eventContinuation: AsyncStream<SessionEvent>.Continuation
 

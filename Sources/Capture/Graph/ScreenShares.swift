@@ -1,35 +1,47 @@
 import CaptureModel
 import Foundation
 import GStreamer
+import Locking
 
-/// Screens shared through the desktop's portal. The share is asked for when the session first starts a
-/// graph that reads it (the desktop may ask the user which screen), kept across structural commits so
-/// the user is asked once, and ended when the session stops.
-extension CaptureSession {
-    /// The shares the configuration's portal screens need, asking the portal for any not shared yet.
-    func shareScreens(for configuration: SessionConfiguration) async throws -> [String: ScreenCastPortal.Grant] {
-        screenShareCancelled.withValue { $0 = false }
+/// Screens shared through the desktop's portal, by input id. The share is asked for when the session
+/// first starts a graph that reads it (the desktop may ask the user which screen), kept across
+/// structural commits so the user is asked once, and ended when the session stops.
+final class ScreenShares: @unchecked Sendable {
+    private let grants = Locked<[String: ScreenCastPortal.Grant]>([:])
+    /// Set by a stop that arrives while the desktop asks the user which screen to share.
+    private let cancelled = Locked(false)
+
+    /// Asks the portal for every portal screen of `configuration` not shared yet.
+    func share(for configuration: SessionConfiguration) async throws {
+        cancelled.withValue { $0 = false }
         for input in configuration.inputs {
-            guard case .screencast(let showsPointer) = input.device.source, locked({ screens[input.id] }) == nil else { continue }
+            guard case .screencast(let showsPointer) = input.device.source, grants.value[input.id] == nil else { continue }
             let grant: ScreenCastPortal.Grant
             do {
                 grant = try await ScreenCastPortal.share(showsPointer: showsPointer, restoreToken: ScreenShareToken.load(),
-                                                         isCancelled: { [weak self] in self?.screenShareCancelled.value ?? true })
+                                                         isCancelled: { [cancelled] in cancelled.value })
             } catch {
                 throw CaptureError.screenShare(input: input.id, cause: error)
             }
             // The token lets the next recording share the same screen without asking.
             ScreenShareToken.save(grant.restoreToken)
-            locked { screens[input.id] = grant }
+            grants.withValue { $0[input.id] = grant }
         }
-        return locked { screens }
     }
 
+    /// A start still waiting for the user to pick a screen gives up.
+    func cancelAsking() {
+        cancelled.withValue { $0 = true }
+    }
+
+    /// The share of an input's screen, once granted.
+    func grant(for inputID: String) -> ScreenCastPortal.Grant? { grants.value[inputID] }
+
     /// Ends every share (the desktop stops showing that the screen is shared).
-    func endScreenShares() {
-        let shares = locked {
-            defer { screens = [:] }
-            return screens
+    func endAll() {
+        let shares = grants.withValue { shares in
+            defer { shares = [:] }
+            return shares
         }
         shares.values.forEach { $0.close() }
     }

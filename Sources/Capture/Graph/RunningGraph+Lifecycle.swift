@@ -1,0 +1,89 @@
+import CaptureModel
+import Foundation
+import GStreamer
+
+/// What a running graph tells its session, read off the bus: the session decides what each means for
+/// the recording.
+enum GraphEvent: Sendable {
+    /// An element failed (`CaptureError.streamFailed`).
+    case failed(CaptureError)
+    /// The user closed the preview window: the sink reports it as an error.
+    case previewClosed
+    /// Every branch ended by itself (clips played out): the file is complete and drained.
+    case drained
+}
+
+/// Starting and finishing a built graph: the only place the pipeline's states and its bus are handled
+/// for a recording.
+extension RunningGraph {
+    /// Listens to the bus (each message becomes at most one `GraphEvent`), then brings the pipeline to
+    /// PLAYING. A start that fails lets go of everything and throws the pipeline's own error, which says
+    /// more than "state change failed".
+    func start(timeout: Duration = .seconds(15), cameraWatch: CameraWatch?, onEvent: @escaping @Sendable (GraphEvent) -> Void) async throws {
+        let subscription = pipeline.bus.subscribe { [weak self] message in
+            guard let self, let event = self.event(for: message) else { return }
+            if case .failed(let error) = event { self.firstError.withValue { $0 = $0 ?? error } }
+            onEvent(event)
+        }
+        attach(subscription: subscription, cameraWatch: cameraWatch)
+        do {
+            try await pipeline.reachState(.playing, timeout: timeout)
+        } catch {
+            // The error that made the start fail may still be on its way from a streaming thread: give it
+            // a moment to arrive before letting go of the bus.
+            await pipeline.bus.flush()
+            if firstError.value == nil {
+                _ = try? await pipeline.bus.messages().first(timeout: .seconds(1)) { $0.isError }
+                await pipeline.bus.flush()
+            }
+            detach()
+            _ = try? pipeline.setState(.null)
+            guard case .streamFailed(let input, let element, let reason)? = firstError.value else {
+                throw CaptureError.startFailed(input: nil, cause: "\(error)")
+            }
+            throw CaptureError.startFailed(input: input ?? element ?? "pipeline", cause: reason)
+        }
+        started.withValue { $0 = true }
+    }
+
+    /// Ends the recording so the file is complete, then tears the graph down. End-of-stream goes in just
+    /// downstream of every source rather than to the sources: a failed source cannot send it, and a live
+    /// capture source blocked in a read may not for a while. A graph that `drained` by itself only stops.
+    func finish(timeout: Duration, drained: Bool) async throws {
+        defer { detach() }
+        if drained {
+            _ = try pipeline.setState(.null)
+        } else {
+            try await pipeline.finish(timeout: timeout) { self.endAllSourcesFromDownstream() }
+        }
+    }
+
+    /// Running time of the recording so far.
+    var elapsed: Duration { pipeline.runningTime ?? .zero }
+
+    private func event(for message: Message) -> GraphEvent? {
+        switch message.kind {
+        case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == plan.previewSink?.name:
+            return .previewClosed
+        case .error(let text, let debug):
+            let inputID = message.sourceName.flatMap { plan.inputOfElement[$0] }
+            var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
+            // A camera another program streams from fails as "busy": say which program.
+            if case .v4l2(let node)? = inputID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
+            return .failed(.streamFailed(input: inputID, element: message.sourceName, reason: reason))
+        case .eos where message.sourcePath?.split(separator: "/").count == 1:
+            return .drained
+        default:
+            return nil
+        }
+    }
+
+    /// What an error's debug text adds for a user. GStreamer starts it with the line of its own source
+    /// that raised it ("../sys/v4l2/gstv4l2object.c(4103): gst_v4l2_object_set_format_full (): /GstPipeline:…");
+    /// what went wrong ("Call to S_FMT failed for YUYV @ 640x360: Device or resource busy") follows.
+    static func detail(ofDebug debug: String) -> String? {
+        var lines = debug.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let first = lines.first, first.contains(".c("), first.contains("):") { lines.removeFirst() }
+        return lines.isEmpty ? nil : lines.joined(separator: " ")
+    }
+}
