@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "pipcam", targets: ["pipcam"]),
         .library(name: "GStreamer", targets: ["GStreamer"]),
         .library(name: "CaptureModel", targets: ["CaptureModel"]),
+        .library(name: "CaptureGraph", targets: ["CaptureGraph"]),
         .library(name: "Capture", targets: ["Capture"]),
     ],
     dependencies: [
@@ -32,9 +33,12 @@ let package = Package(
         // Beside the layers: the capture model as values (configuration, devices, layout, outputs, cost,
         // pressure, throttle, descriptions). It never imports GStreamer, so it builds and tests without it.
         .target(name: "CaptureModel", dependencies: ["CV4L2", "Locking", .product(name: "Yams", package: "Yams")]),
-        // Layer 3: the capture session and the graph it runs (plan, builder, running pipeline, photos, preview).
-        .target(name: "Capture", dependencies: ["CaptureModel", "GStreamer", "Locking"]),
-        // Layer 4: the command line.
+        // Layer 3: the graph a configuration becomes (plan, builder, assembler, running graph, photos,
+        // preview), and what else runs GStreamer (devices, the machine's measurement, analysis taps).
+        .target(name: "CaptureGraph", dependencies: ["CaptureModel", "GStreamer", "Locking"]),
+        // Layer 4: the capture session, on the graph and the model; it never imports GStreamer.
+        .target(name: "Capture", dependencies: ["CaptureGraph", "CaptureModel", "Locking"]),
+        // Layer 5: the command line.
         .executableTarget(
             name: "pipcam",
             dependencies: ["Capture", "Locking", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -43,9 +47,9 @@ let package = Package(
         // with ffprobe and ffmpeg.
         .target(name: "PipcamTestSupport", dependencies: ["Capture"], path: "Tests/Support"),
         // Pure code in seconds, without running a pipeline: `make unit`.
-        .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureModel", "Locking", "PipcamTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "Locking", "PipcamTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureModel", "Locking", "PipcamTestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureGraph", "CaptureModel", "Locking", "PipcamTestSupport"]),
         .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "CaptureModel", "PipcamTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,11 +19,10 @@ struct Photo: AsyncParsableCommand {
 
     func run() async throws {
         let directory = try PhotoOptions.checkFolder(folder)
-        // The composed picture is the recording's: the session records, to a scratch file removed at the end.
-        let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pipcam-photo-\(getpid()).mkv").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var configuration = try sessionOptions.configuration(outputPath: scratch)
-        configuration.movieFile?.path = scratch
+        // The composed picture is the recording's, composed and not written; a photo takes no sound.
+        var configuration = try sessionOptions.configuration(outputPath: nil)
+        configuration.movieFile?.writesFile = false
+        for microphone in configuration.inputs where !microphone.device.isCamera { configuration.removeInput(id: microphone.id) }
         configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live))
         let session = try CaptureSession(configuration: configuration)
         let stopper = SignalStopper(session: session)

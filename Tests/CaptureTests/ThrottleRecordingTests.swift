@@ -1,4 +1,5 @@
 @testable import Capture
+@testable import CaptureGraph
 @testable import CaptureModel
 import Foundation
 import GStreamer

@@ -31,6 +31,22 @@ final class PhotoCommandTests: XCTestCase {
         XCTAssertTrue(result.output.contains("photo \(id): 3 stills"), result.output)
     }
 
+    /// A photo records nothing: the composed picture is made for it alone, and a live photo's clip is cut
+    /// from a picture encoded and never written. The demo names demo.mkv as its file; it must not appear.
+    func testALivePhotoIsTakenWithoutWritingARecording() throws {
+        let folder = try Paths.scratch("photo-live")
+        try FileManager.default.createDirectory(atPath: "\(folder)/photos", withIntermediateDirectories: true)
+        let result = try Command.run([Paths.pipcam, "photo", "photos", "--pipeline", "\(Paths.repository)/pipelines/demo.yaml", "--live"],
+                                     directory: folder)
+        XCTAssertEqual(result.status, 0, result.error)
+        let files = try FileManager.default.contentsOfDirectory(atPath: "\(folder)/photos")
+        let clip = try XCTUnwrap(files.first { $0.hasSuffix("-live.mkv") }, "\(files)")
+        XCTAssertEqual(files.filter { $0.hasSuffix(".jpg") }.count, 6, "\(files)")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/photos/\(clip)"), "")
+        XCTAssertGreaterThan(try MediaProbe(path: "\(folder)/photos/\(clip)").duration ?? 0, 2.5)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["photos"], "nothing but the photos was written")
+    }
+
     func testPhotoIntoAMissingFolderFailsInOneLine() throws {
         let result = try Command.run([Paths.pipcam, "photo", "/nonexistent/photos", "--pipeline", "\(Paths.repository)/pipelines/demo.yaml"])
         XCTAssertNotEqual(result.status, 0)

@@ -15,3 +15,35 @@ final class DemoPlanTests: XCTestCase {
         XCTAssertEqual(line, kept.trimmingCharacters(in: .newlines))
     }
 }
+
+/// `pipcam photo`'s session: the picture is composed for a photo of it, and nothing is encoded or written.
+final class ComposedOnlyPlanTests: XCTestCase {
+    func testAPictureComposedForPhotosOnlyIsNeitherEncodedNorWritten() throws {
+        var configuration = Fixtures.configuration(path: "/nonexistent/never.mkv", microphones: [])
+        configuration.movieFile?.writesFile = false
+        configuration.attachPhotoOutput(PhotoOutput())
+        let plan = try configuration.graphPlan()
+        XCTAssertNotNil(plan.compositeSource, "the composite is there to photograph")
+        XCTAssertNil(plan.mux)
+        XCTAssertNil(plan.pictureEncoder)
+        XCTAssertEqual(plan.nodes.filter { [.filesink, .x264enc, .matroskamux, .opusenc].contains($0.factory) }.map(\.name), [])
+    }
+
+    func testALivePhotoStillEncodesThePictureButWritesNothing() throws {
+        var configuration = Fixtures.configuration(path: "/nonexistent/never.mkv", microphones: [])
+        configuration.movieFile?.writesFile = false
+        configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: true))
+        let plan = try configuration.graphPlan()
+        XCTAssertNotNil(plan.livePhotoSink)
+        XCTAssertNil(plan.mux)
+        XCTAssertEqual(plan.nodes.filter { $0.factory == .filesink }.count, 0)
+    }
+
+    func testAMovieThatWritesNoFileTakesNoMicrophones() {
+        var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
+        configuration.movieFile?.writesFile = false
+        XCTAssertThrowsError(try configuration.validate()) { error in
+            XCTAssertEqual("\(error)", "a movie that writes no file takes no microphones")
+        }
+    }
+}

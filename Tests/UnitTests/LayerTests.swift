@@ -3,16 +3,20 @@ import PipcamTestSupport
 import XCTest
 
 /// The layers' arrows. The model has no path to GStreamer among its dependencies, so the compiler
-/// refuses any import of it there; the command line's dependencies do reach GStreamer (through the
-/// session), and SwiftPM lets a target import any module its dependencies build, so that arrow is
-/// checked here.
+/// refuses any import of it there; the session's and the command line's dependencies do reach GStreamer
+/// (through the graph), and SwiftPM lets a target import any module its dependencies build, so those
+/// arrows are checked here.
 final class LayerTests: XCTestCase {
     func testTheCommandLineImportsNoGStreamer() throws {
         try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "CV4L2"], in: "Sources/pipcam")
     }
 
+    func testTheSessionImportsNoGStreamer() throws {
+        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "CV4L2"], in: "Sources/Capture")
+    }
+
     func testTheModelImportsNoGStreamer() throws {
-        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "Capture"], in: "Sources/CaptureModel")
+        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "Capture", "CaptureGraph"], in: "Sources/CaptureModel")
     }
 
     private func assertNoImports(of modules: [String], in folder: String, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -32,6 +32,9 @@ public struct MovieFileOutput: Sendable, Hashable {
     public var isolatedCameraTracks: Bool
     /// x264's speed preset: slower presets give a smaller file at the same quality for more CPU.
     public var encoderSpeed: EncoderSpeed = .veryfast
+    /// False composes the picture, for photos of it, without encoding or writing anything: no file, no
+    /// sound, no encoder's work.
+    public var writesFile = true
 
     public enum EncoderSpeed: String, Sendable, Codable, CaseIterable {
         case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower

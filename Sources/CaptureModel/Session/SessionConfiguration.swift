@@ -76,6 +76,12 @@ public struct SessionConfiguration: Sendable {
         }
     }
 
+    /// Removes an input and every connection from it.
+    public mutating func removeInput(id: String) {
+        inputs.removeAll { $0.id == id }
+        connections.removeAll { $0.inputPorts.contains { $0.inputID == id } }
+    }
+
     /// Removes an output and every connection to it.
     public mutating func removeOutput(id: String) {
         if movieFile?.id == id { movieFile = nil }
@@ -209,6 +215,9 @@ public struct SessionConfiguration: Sendable {
             }
             if let bitrate = movie.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
                 throw CaptureError.invalidConfiguration("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")
+            }
+            if !movie.writesFile && !movieConnections(.audio).isEmpty {
+                throw CaptureError.invalidConfiguration("a movie that writes no file takes no microphones")
             }
             if !SessionLimits.audioBitrate.contains(movie.audioBitrate) {
                 throw CaptureError.invalidConfiguration("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")

@@ -5,8 +5,8 @@ import Locking
 
 /// A built pipeline together with its plan, and the live handles a session needs while it runs:
 /// frame counters, the recording limit, and the pads and elements that take changes without a rebuild.
-final class RunningGraph: @unchecked Sendable {
-    private(set) var plan: GraphPlan
+package final class RunningGraph: @unchecked Sendable {
+    package private(set) var plan: GraphPlan
     /// The configuration the graph was built from: which device each input is, for error messages.
     let configuration: SessionConfiguration
     let pipeline: Pipeline
@@ -15,13 +15,13 @@ final class RunningGraph: @unchecked Sendable {
     /// Timestamps of the composed picture as it enters the file.
     let written = FrameCounter()
     /// The first error the pipeline posted.
-    let firstError = Locked<CaptureError?>(nil)
+    package let firstError = Locked<CaptureError?>(nil)
     /// Whether the graph reached PLAYING (failures before that are the start's to report), and stopped.
-    let started = Locked(false), stopped = Locked(false)
+    package let started = Locked(false), stopped = Locked(false)
     /// Composed pictures before and after the queue that drops them when encoding falls behind.
     let composed = FrameCounter(), encoded = FrameCounter()
     /// Pictures skipped on purpose under a throttle rung (not drops: the rung lowered the rate).
-    let skipped = FrameCounter()
+    package let skipped = FrameCounter()
     private var pictureRate: Locked<PictureRateLimiter>?
     /// The last seconds of the encoded picture, when the photo output takes live photos.
     let livePhotoRing: LivePhotoRing?
@@ -32,7 +32,7 @@ final class RunningGraph: @unchecked Sendable {
     private var cameraWatch: CameraWatch?
 
     /// `screens` holds the shares of the screens the plan reads through the desktop's portal.
-    init(plan: GraphPlan, configuration: SessionConfiguration, screens: ScreenShares? = nil) throws {
+    package init(plan: GraphPlan, configuration: SessionConfiguration, screens: ScreenShares? = nil) throws {
         self.plan = plan
         self.configuration = configuration
         pipeline = try PipelineAssembler.assemble(plan)
@@ -129,7 +129,7 @@ final class RunningGraph: @unchecked Sendable {
     }
 
     /// Keeps the pressure sampler for as long as this graph runs.
-    func attach(pressureWatch watch: Task<Void, Never>) {
+    package func attach(pressureWatch watch: Task<Void, Never>) {
         lock.withLock { pressureWatch = watch }
     }
 
@@ -148,7 +148,7 @@ final class RunningGraph: @unchecked Sendable {
 
     /// Frames each camera delivered, and how many of them never reached the picture. While running, up to
     /// a queue's worth of frames per camera is still on its way and is not counted as dropped.
-    var cameraFrames: [(inputID: String, frames: Int, dropped: Int)] {
+    package var cameraFrames: [(inputID: String, frames: Int, dropped: Int)] {
         let inFlight = started.value && !stopped.value ? GraphBuilder.cameraQueueFrames : 0
         return plan.cameraTaps.map { tap in
             let frames = captured[tap.inputID]?.value ?? 0
@@ -158,7 +158,7 @@ final class RunningGraph: @unchecked Sendable {
     }
 
     /// What the file holds once the graph has stopped.
-    func summary(path: String?, problem: String?) -> RecordingSummary {
+    package func summary(path: String?, problem: String?) -> RecordingSummary {
         stopped.withValue { $0 = true }
         let cameras = cameraFrames.map {
             RecordingSummary.Camera(inputID: $0.inputID, mode: plan.cameraModes[$0.inputID]?.description ?? "", frames: $0.frames, dropped: $0.dropped)
@@ -175,7 +175,7 @@ final class RunningGraph: @unchecked Sendable {
     ///
     /// Buffers past the limit are also dropped before every encoder: a machine that cannot encode in real
     /// time has a backlog queued there, and encoding what the file will not keep would only delay the stop.
-    func watchFile(limit: Duration?, reached: @escaping @Sendable () -> Void) throws {
+    package func watchFile(limit: Duration?, reached: @escaping @Sendable () -> Void) throws {
         guard let mux = plan.mux.flatMap({ pipeline[$0] }) else { return }
         if let limit {
             let fired = Locked(false)
@@ -200,12 +200,12 @@ final class RunningGraph: @unchecked Sendable {
     }
 
     /// Limits the pictures that reach the encoder to `rate` per second; nil lifts the limit.
-    func limitPictureRate(_ rate: Double?) {
+    package func limitPictureRate(_ rate: Double?) {
         pictureRate?.withValue { $0.rate = rate }
     }
 
     /// How full the queue before the picture's encoder is (0…1): near full, encoding is falling behind.
-    var encoderQueueFill: Double? {
+    package var encoderQueueFill: Double? {
         guard let queue = pictureQueueLevel, queue.limit > 0 else { return nil }
         return Double(queue.level) / Double(queue.limit)
     }
@@ -219,7 +219,7 @@ final class RunningGraph: @unchecked Sendable {
     }
 
     /// Frames offered to the picture and lost on the way (by cameras' queues, and before encoding).
-    var pressureCounts: PressureMonitor.FrameCounts {
+    package var pressureCounts: PressureMonitor.FrameCounts {
         let cameras = cameraFrames
         let dropped = cameras.reduce(droppedPictures) { $0 + $1.dropped }
         return PressureMonitor.FrameCounts(delivered: max(0, encoded.value), dropped: dropped)
@@ -228,7 +228,7 @@ final class RunningGraph: @unchecked Sendable {
     /// Pictures dropped before encoding so far. Those still waiting in the queue are not: counted as
     /// dropped, they made a recording that keeps up look like it loses frames whenever it is sampled.
     /// Read in the order pictures flow, so a picture moving on meanwhile is never counted as lost.
-    var droppedPictures: Int {
+    package var droppedPictures: Int {
         let offered = composed.value
         let waiting = pictureQueueLevel?.level ?? 0
         return max(0, offered - waiting - encoded.value)
@@ -247,7 +247,7 @@ final class RunningGraph: @unchecked Sendable {
 
     /// Moves the running graph to `next`, a plan with the same structure: every live property and pad
     /// property (compositor positions, mixer mutes) that differs is set on the running element.
-    func apply(_ next: GraphPlan) throws {
+    package func apply(_ next: GraphPlan) throws {
         for node in next.nodes {
             let old = plan.node(node.name)
             for (property, value) in node.properties where next.isLive(property, of: node) {

@@ -112,25 +112,31 @@ struct GraphBuilder {
                     addToPreview(connection, after: flip, rate: rate)
                 }
             }
-            if heads.isEmpty { heads.append(plan.add("\(prefix)-discard", .fakesink, [("sync", .bool(false)), ("async", .bool(false))])) }
+            if heads.isEmpty { heads.append(addDiscard("\(prefix)-discard")) }
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
             plan.cameraTaps.append(.init(inputID: input.id, captured: ElementHandle(captured), delivered: deliveredTap.map { ElementHandle($0.0) }, deliveredPad: deliveredTap?.1))
         }
 
         if let compositor = plan.compositor?.name, let movie = configuration.movieFile {
             let caps = plan.add("picture-caps", .capsfilter, [("caps", .caps(GraphCaps.picture(width: width, height: height, frameRate: rate)))])
-            // A second of pictures absorbs the encoder's start and its bursts. A machine that cannot encode
-            // in real time drops composed pictures here (counted, and shown in the status line) rather than
-            // letting the recording fall ever further behind the cameras and microphones.
-            let queue = plan.add("picture-queue", .queue, Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
-            plan.pictureQueue = ElementHandle(queue)
             plan.compositeSource = ElementHandle(caps)
             let ring = configuration.photoOutput?.isLivePhotoCaptureEnabled == true
-            let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate,
-                                          keyFrameSeconds: ring ? 1 : 2, livePhotoRing: ring)
-            plan.chain([compositor, caps, queue, encoded.first])
-            plan.pictureEncoder = ElementHandle(encoded.first)
-            muxVideo.append(encoded.last)
+            if movie.writesFile || ring {
+                // A second of pictures absorbs the encoder's start and its bursts. A machine that cannot encode
+                // in real time drops composed pictures here (counted, and shown in the status line) rather than
+                // letting the recording fall ever further behind the cameras and microphones.
+                let queue = plan.add("picture-queue", .queue, Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
+                plan.pictureQueue = ElementHandle(queue)
+                let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate,
+                                              keyFrameSeconds: ring ? 1 : 2, livePhotoRing: ring)
+                plan.chain([compositor, caps, queue, encoded.first])
+                plan.pictureEncoder = ElementHandle(encoded.first)
+                // Live photos are cut from the encoded picture even when it is not written.
+                if movie.writesFile { muxVideo.append(encoded.last) } else { plan.link(encoded.last, to: addDiscard("picture-discard")) }
+            } else {
+                // Composed for photos of the picture only: nothing encodes it.
+                plan.chain([compositor, caps, addDiscard("picture-discard")])
+            }
         }
 
         if let preview = configuration.previewOutput { addPreviewWindow(preview, rate: rate) }
@@ -187,7 +193,7 @@ struct GraphBuilder {
         if configuration.replay == .fast { plan.makeQueuesWait() }
 
         // The file: tracks in order (picture, mix, microphones, isolated cameras).
-        if let movie = configuration.movieFile {
+        if let movie = configuration.movieFile, movie.writesFile {
             let mux = plan.add("mux", .matroskamux, [("writing-app", .string("pipcam"))])
             let file = plan.add("file", .filesink, [("location", .string(movie.path))])
             plan.mux = ElementHandle(mux)
@@ -252,7 +258,7 @@ struct GraphBuilder {
     }
 
     private func isIsolated(_ connections: [Connection]) -> Bool {
-        configuration.movieFile?.isolatedCameraTracks == true && connections.contains { $0.outputID == configuration.movieFile?.id }
+        configuration.movieFile?.isolatedCameraTracks == true && configuration.movieFile?.writesFile == true && connections.contains { $0.outputID == configuration.movieFile?.id }
     }
 
     /// Modes for every connected camera, at one rate: cameras composed into one picture share a frame
@@ -507,6 +513,11 @@ struct GraphBuilder {
             plan.link(parse, to: queue)
         }
         return (encoder, queue)
+    }
+
+    /// A sink that takes whatever comes, at once: the end of a branch nothing else reads.
+    private mutating func addDiscard(_ name: String) -> String {
+        plan.add(name, .fakesink, [("sync", .bool(false)), ("async", .bool(false))])
     }
 
     private mutating func addAudioEncoder(_ movie: MovieFileOutput, prefix: String, after upstream: String) -> String {

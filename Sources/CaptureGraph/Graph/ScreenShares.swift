@@ -6,13 +6,15 @@ import Locking
 /// Screens shared through the desktop's portal, by input id. The share is asked for when the session
 /// first starts a graph that reads it (the desktop may ask the user which screen), kept across
 /// structural commits so the user is asked once, and ended when the session stops.
-final class ScreenShares: @unchecked Sendable {
+package final class ScreenShares: @unchecked Sendable {
     private let grants = Locked<[String: ScreenCastPortal.Grant]>([:])
     /// Set by a stop that arrives while the desktop asks the user which screen to share.
     private let cancelled = Locked(false)
 
+    package init() {}
+
     /// Asks the portal for every portal screen of `configuration` not shared yet.
-    func share(for configuration: SessionConfiguration) async throws {
+    package func share(for configuration: SessionConfiguration) async throws {
         cancelled.withValue { $0 = false }
         for input in configuration.inputs {
             guard case .screencast(let showsPointer) = input.device.source, grants.value[input.id] == nil else { continue }
@@ -30,7 +32,7 @@ final class ScreenShares: @unchecked Sendable {
     }
 
     /// A start still waiting for the user to pick a screen gives up.
-    func cancelAsking() {
+    package func cancelAsking() {
         cancelled.withValue { $0 = true }
     }
 
@@ -38,7 +40,7 @@ final class ScreenShares: @unchecked Sendable {
     func grant(for inputID: String) -> ScreenCastPortal.Grant? { grants.value[inputID] }
 
     /// Ends every share (the desktop stops showing that the screen is shared).
-    func endAll() {
+    package func endAll() {
         let shares = grants.withValue { shares in
             defer { shares = [:] }
             return shares

@@ -10,7 +10,7 @@ extension RunningGraph {
     }
 
     /// Sets the preview's overlay text; textoverlay takes a new text on the next picture.
-    func setPreviewOverlay(_ text: String) throws {
+    package func setPreviewOverlay(_ text: String) throws {
         guard let overlay = plan.previewOverlay.flatMap({ pipeline[$0] }) else { return }
         try overlay.set("text", text)
     }

@@ -2,19 +2,19 @@ import CaptureModel
 import Foundation
 
 /// A counter bumped from streaming threads and read by the status line.
-final class FrameCounter: @unchecked Sendable {
+package final class FrameCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     private var last: Duration?
 
-    func bump(_ time: Duration?) {
+    package func bump(_ time: Duration?) {
         lock.lock()
         count += 1
         if let time { last = time }
         lock.unlock()
     }
 
-    var value: Int {
+    package var value: Int {
         lock.lock()
         defer { lock.unlock() }
         return count

@@ -4,7 +4,7 @@ import GStreamer
 
 /// What a running graph tells its session, read off the bus: the session decides what each means for
 /// the recording.
-enum GraphEvent: Sendable {
+package enum GraphEvent: Sendable {
     /// An element failed (`CaptureError.streamFailed`).
     case failed(CaptureError)
     /// The user closed the preview window: the sink reports it as an error.
@@ -19,7 +19,7 @@ extension RunningGraph {
     /// Listens to the bus (each message becomes at most one `GraphEvent`), then brings the pipeline to
     /// PLAYING. A start that fails lets go of everything and throws the pipeline's own error, which says
     /// more than "state change failed".
-    func start(timeout: Duration = .seconds(15), cameraWatch: CameraWatch?, onEvent: @escaping @Sendable (GraphEvent) -> Void) async throws {
+    package func start(timeout: Duration = .seconds(15), cameraWatch: CameraWatch?, onEvent: @escaping @Sendable (GraphEvent) -> Void) async throws {
         let subscription = pipeline.bus.subscribe { [weak self] message in
             guard let self, let event = self.event(for: message) else { return }
             if case .failed(let error) = event { self.firstError.withValue { $0 = $0 ?? error } }
@@ -49,7 +49,7 @@ extension RunningGraph {
     /// Ends the recording so the file is complete, then tears the graph down. End-of-stream goes in just
     /// downstream of every source rather than to the sources: a failed source cannot send it, and a live
     /// capture source blocked in a read may not for a while. A graph that `drained` by itself only stops.
-    func finish(timeout: Duration, drained: Bool) async throws {
+    package func finish(timeout: Duration, drained: Bool) async throws {
         defer { detach() }
         if drained {
             _ = try pipeline.setState(.null)
@@ -59,7 +59,7 @@ extension RunningGraph {
     }
 
     /// Running time of the recording so far.
-    var elapsed: Duration { pipeline.runningTime ?? .zero }
+    package var elapsed: Duration { pipeline.runningTime ?? .zero }
 
     private func event(for message: Message) -> GraphEvent? {
         switch message.kind {

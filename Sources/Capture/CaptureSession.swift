@@ -1,3 +1,4 @@
+import CaptureGraph
 import CaptureModel
 import Foundation
 

@@ -4,11 +4,19 @@ import GStreamer
 
 /// One capture of a photo output: stills from the cameras (and of the composed picture) taken off the
 /// running graph by one-shot probes, encoded apart from the recording, then a sidecar describing them.
-struct PhotoCapture {
+package struct PhotoCapture {
     let running: RunningGraph
     let configuration: SessionConfiguration
     let settings: PhotoSettings
     let report: @Sendable (PhotoCaptureEvent) -> Void
+
+    package init(running: RunningGraph, configuration: SessionConfiguration, settings: PhotoSettings,
+                 report: @escaping @Sendable (PhotoCaptureEvent) -> Void) {
+        self.running = running
+        self.configuration = configuration
+        self.settings = settings
+        self.report = report
+    }
 
     /// How long to wait for a camera's next frame before saying it delivers none.
     static let frameTimeout: Duration = .seconds(5)
@@ -22,7 +30,7 @@ struct PhotoCapture {
         let pad: Pad
     }
 
-    func run() async throws -> PhotoCaptureResult {
+    package func run() async throws -> PhotoCaptureResult {
         report(.willBeginCapture(id: settings.captureID))
         let cameras = try self.cameras()
         var result = PhotoCaptureResult(id: settings.captureID, takenAt: ISO8601DateFormatter().string(from: Date()),

@@ -152,7 +152,7 @@ extension GraphPlan {
 
     /// The plan with everything a running graph can change in place left out (live properties, pad
     /// positions, mutes): two plans with the same key differ only in live settings.
-    var structureKey: String {
+    package var structureKey: String {
         let nodeText = nodes.map { node in
             let kept = node.properties.filter { !isLive($0.0, of: node) }
             return node.factory.rawValue + " " + node.name + " " + kept.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
