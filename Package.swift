@@ -45,7 +45,7 @@ let package = Package(
         ),
         // What the tests share: running commands, the smallest full session, and reading recordings back
         // with ffprobe and ffmpeg.
-        .target(name: "PipcamTestSupport", dependencies: ["Capture"], path: "Tests/Support"),
+        .target(name: "PipcamTestSupport", dependencies: ["Capture", "Locking"], path: "Tests/Support"),
         // Pure code in seconds, without running a pipeline: `make unit`.
         .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "Locking", "PipcamTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),

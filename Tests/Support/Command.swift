@@ -87,10 +87,11 @@ public enum Paths {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }()
 
-    /// A new empty folder for one test's files.
+    /// A new empty folder for one test's files, removed when the test passes (kept when it fails, to look at).
     public static func scratch(_ name: String) throws -> String {
         let path = NSTemporaryDirectory() + "pipcam-tests/\(name)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        ScratchFolders.shared.made(path)
         return path
     }
 }
