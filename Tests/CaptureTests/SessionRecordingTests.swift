@@ -233,17 +233,19 @@ final class SessionRecordingTests: XCTestCase {
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(folder)/garbage.mkv"))
         let broken = CaptureDevice.fileCamera(id: "clip", path: "\(folder)/garbage.mkv")
         let session = try CaptureSession(configuration: Fixtures.configuration(path: "\(folder)/out.mkv", cameras: [Fixtures.front, broken], microphones: []))
-        // The clip fails while the session starts or just after: either way the failure names it.
+        // The clip fails while the session starts or just after: either way the failure names it, and the
+        // session reports it as an event with the failing element and GLib's error code.
         do {
             try await session.startRunning()
-            let event = try await waitForEvent(session) { if case .runtimeError = $0 { return true }; return false }
-            guard case .runtimeError(.streamFailed(let deviceID, let element, let reason))? = event else { return XCTFail("no runtime error reported") }
-            XCTAssertEqual(deviceID, "clip", reason)
-            XCTAssertNotNil(element, "the failing element is kept")
-            XCTAssertFalse(reason.isEmpty)
         } catch CaptureError.startFailed(let input, let cause) {
             XCTAssertEqual(input, "clip", cause)
         }
+        let event = try await waitForEvent(session) { if case .runtimeError = $0 { return true }; return false }
+        guard case .runtimeError(.streamFailed(let deviceID, let element, let code, let reason))? = event else { return XCTFail("no runtime error reported") }
+        XCTAssertEqual(deviceID, "clip", reason)
+        XCTAssertNotNil(element, "the failing element is kept")
+        XCTAssertEqual(code?.domain.hasSuffix("-error-quark"), true, "GLib's domain is kept: \(String(describing: code))")
+        XCTAssertFalse(reason.isEmpty)
     }
 
     /// The compositor composes in the colours of its inset; a main camera whose colours differ from the

@@ -38,7 +38,7 @@ extension RunningGraph {
             }
             detach()
             _ = try? pipeline.setState(.null)
-            guard case .streamFailed(let input, let element, let reason)? = firstError.value else {
+            guard case .streamFailed(let input, let element, _, let reason)? = firstError.value else {
                 throw CaptureError.startFailed(input: nil, cause: "\(error)")
             }
             throw CaptureError.startFailed(input: input ?? element ?? "pipeline", cause: reason)
@@ -70,7 +70,8 @@ extension RunningGraph {
             var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
             // A camera another program streams from fails as "busy": say which program.
             if case .v4l2(let node)? = inputID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
-            return .failed(.streamFailed(input: inputID, element: message.sourceName, reason: reason))
+            let code = message.errorCode.map { FailureCode(domain: $0.domain, code: $0.code) }
+            return .failed(.streamFailed(input: inputID, element: message.sourceName, code: code, reason: reason))
         case .eos where message.sourcePath?.split(separator: "/").count == 1:
             return .drained
         default:

@@ -8,8 +8,9 @@ public enum CaptureError: Error, CustomStringConvertible {
     case startFailed(input: String?, cause: String)
     /// A structural change did not start; the previous configuration goes on recording.
     case commitFailed(cause: any Error)
-    /// An element failed while running; `input` is its camera or microphone, `element` the element.
-    case streamFailed(input: String?, element: String?, reason: String)
+    /// An element failed while running; `input` is its camera or microphone, `element` the element, `code`
+    /// GLib's domain and code for what went wrong (a busy device, a closed window…).
+    case streamFailed(input: String?, element: String?, code: FailureCode?, reason: String)
     /// The desktop did not share a screen an input reads.
     case screenShare(input: String, cause: any Error)
     /// A photo could not be taken as asked (the session's state, its outputs, its cameras).
@@ -36,10 +37,22 @@ public enum CaptureError: Error, CustomStringConvertible {
             return "could not start: " + (input.map { "\($0): " } ?? "") + cause
         case .commitFailed(let cause):
             return "the new configuration did not start, the previous one goes on: \(cause)"
-        case .streamFailed(let input, _, let reason):
+        case .streamFailed(let input, _, _, let reason):
             return (input.map { "\($0): " } ?? "") + reason
         case .screenShare(let input, let cause):
             return "\(input): \(cause)"
         }
+    }
+}
+
+/// A GLib error's domain (its quark's name, e.g. "gst-resource-error-quark") and its code in that domain,
+/// as GStreamer reported them: what a caller tells failures apart by, whatever language the text is in.
+public struct FailureCode: Sendable, Hashable {
+    public let domain: String
+    public let code: Int
+
+    public init(domain: String, code: Int) {
+        self.domain = domain
+        self.code = code
     }
 }
