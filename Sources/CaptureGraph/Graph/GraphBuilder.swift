@@ -340,21 +340,11 @@ struct GraphBuilder {
         let queue = "\(prefix)-queue"
         switch input.device.source {
         case .v4l2(let path):
-            let source = plan.add("\(prefix)-src", .v4l2src, [("device", .string(path))])
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])
-            var chain = [source, caps]
-            if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
-            plan.chain(chain)
+            addDeviceCamera(plan.add("\(prefix)-src", .v4l2src, [("device", .string(path))]), mode: mode, prefix: prefix)
         case .pipewire(let target, _):
             // PipeWire negotiates nothing by itself: the caps filter's fixed mode (format included) is
             // what it is asked for, the mode the camera already streams in for the other program.
-            let source = plan.add("\(prefix)-src", .pipewiresrc, [("target-object", .string(target))])
-            let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])
-            var chain = [source, caps]
-            if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-            chain.append(plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
-            plan.chain(chain)
+            addDeviceCamera(plan.add("\(prefix)-src", .pipewiresrc, [("target-object", .string(target))]), mode: mode, prefix: prefix)
         case .testPattern(let pattern, let label, let moving):
             var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
             if moving && ["smpte", "smpte75", "bar", "colors", "gradient"].contains(pattern) {
@@ -424,6 +414,14 @@ struct GraphBuilder {
         }
         plan.cameraCaps.insert("\(prefix)-caps")
         return queue
+    }
+
+    /// A real camera's source: asked for its mode exactly, decoded when the mode is MJPEG.
+    private mutating func addDeviceCamera(_ source: String, mode: CaptureMode, prefix: String) {
+        var chain = [source, plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])]
+        if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
+        chain.append(plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
+        plan.chain(chain)
     }
 
     /// Converts and scales a picture of any format and size (a clip, a screen) into `caps`: the camera's
