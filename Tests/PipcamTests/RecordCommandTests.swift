@@ -35,6 +35,26 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertEqual(try ToneProbe.frequency(path: file, stream: 2), 880, accuracy: 15)
     }
 
+    /// A label is drawn as written: markup's characters and a broken tag neither vanish with a Pango
+    /// warning every frame nor abort on a critical (the tests run with fatal criticals).
+    func testALabelWithMarkupCharactersIsPlainText() throws {
+        let folder = try Paths.scratch("label")
+        let description = "\(folder)/labels.yaml"
+        try """
+        cameras:
+          - name: qa
+            synthetic: smpte
+            label: "Q&A <session"
+          - name: side
+            synthetic: ball
+            label: "<b>bold</b> & 'quoted'"
+        """.write(toFile: description, atomically: true, encoding: .utf8)
+        let result = try Command.run([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", description, "--duration", "1"])
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertFalse(result.error.contains("Pango"), result.error)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/out.mkv"), "")
+    }
+
     func testInterruptFinalizesTheFile() throws {
         let folder = try Paths.scratch("interrupt")
         let file = "\(folder)/out.mkv"

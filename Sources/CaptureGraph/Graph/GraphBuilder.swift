@@ -362,7 +362,7 @@ struct GraphBuilder {
             // convert every main picture (a third of a core at 1080p). Every drawn camera states one.
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps(format: "I420", colorimetry: Self.drawnColorimetry)))])
             let clock = plan.add("\(prefix)-clock", .timeoverlay, [
-                ("text", .string(label)), ("halignment", .string("left")), ("valignment", .string("top")),
+                ("text", .string(DrawnText.markup(label))), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
             ])
             plan.chain([source, caps, clock, plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])

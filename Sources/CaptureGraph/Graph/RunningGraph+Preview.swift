@@ -12,6 +12,6 @@ extension RunningGraph {
     /// Sets the preview's overlay text; textoverlay takes a new text on the next picture.
     package func setPreviewOverlay(_ text: String) throws {
         guard let overlay = plan.previewOverlay.flatMap({ pipeline[$0] }) else { return }
-        try overlay.set("text", text)
+        try overlay.set("text", DrawnText.markup(text))
     }
 }
