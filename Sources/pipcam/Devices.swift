@@ -26,7 +26,7 @@ struct Devices: AsyncParsableCommand {
         fflush(nil)
         FileHandle.standardError.write(Data("watching for cameras to arrive or go away; Ctrl-C stops\n".utf8))
         for await change in changes.stream {
-            let line = json ? try JSONValue(encoding: Change(change)).text : change.line
+            let line = json ? try JSONValue(encoding: Change(change)).text : TerminalText.plain(change.line)
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
@@ -35,7 +35,7 @@ struct Devices: AsyncParsableCommand {
         for (title, group) in [("Cameras", devices.filter(\.isCamera)), ("Microphones", devices.filter { !$0.isCamera })] {
             print("\(title):")
             if group.isEmpty { print("  (none found)") }
-            if title == "Cameras" { for problem in CameraAccess.unopenableCameras() { print("  \(problem)") } }
+            if title == "Cameras" { for problem in CameraAccess.unopenableCameras() { print(TerminalText.plain("  \(problem)")) } }
             if title == "Microphones", SoundServer.isRunning() { print("  default  the desktop's default input (through PipeWire or PulseAudio)") }
             for device in group {
                 let through = switch Listing.Entry.capture(of: device) {
@@ -43,7 +43,7 @@ struct Devices: AsyncParsableCommand {
                 case "sound-server": ", shared through the sound server (another program records from it)"
                 default: ""
                 }
-                print("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")\(through)]")
+                print(TerminalText.plain("  \(device.id)  \(device.name)  [\(device.position.rawValue)\(device.busInfo.map { ", \($0)" } ?? "")\(through)]"))
                 for format in device.formats { print("      \(format)") }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Capture
+import Foundation
 
 @main
 struct Pipcam: AsyncParsableCommand {
@@ -24,7 +25,19 @@ struct Pipcam: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            exit(printing: error)
         }
+    }
+}
+
+extension Pipcam {
+    /// Ends the program with the error's message, its control characters escaped (the message may quote
+    /// a path or a name), and ArgumentParser's exit code for it. Help and version go out as they are.
+    static func exit(printing error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        let message = fullMessage(for: error)
+        if !message.isEmpty { FileHandle.standardError.write(Data((TerminalText.plain(message) + "\n").utf8)) }
+        Foundation.exit(code.rawValue)
     }
 }

@@ -12,7 +12,8 @@ struct Record: AsyncParsableCommand {
     @OptionGroup
     var sessionOptions: SessionOptions
 
-    @Option(name: .long, help: "Stop after this many seconds.")
+    // Read even when it starts with "-", so that "--duration -1" is refused for its value, not as missing.
+    @Option(name: .long, parsing: .unconditional, help: "Stop after this many seconds.")
     var duration: Double?
 
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
@@ -40,8 +41,8 @@ struct Record: AsyncParsableCommand {
     var live: LiveOptions
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration <= 86_400) {
-            throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
+        if let duration, !SessionLimits.recordingSeconds.contains(duration) {
+            throw ValidationError("--duration is \(SessionLimits.text(SessionLimits.recordingSeconds)) seconds, not \(duration)")
         }
     }
 

@@ -99,15 +99,21 @@ final class RecordCommandTests: XCTestCase {
 
     func testBadArgumentsAreOneLineErrors() throws {
         let folder = try Paths.scratch("args")
-        for arguments in [
-            ["record", "\(folder)/out.mkv", "--pipeline", "\(Paths.repository)/pipelines/demo.yaml", "--duration", "-3"],
-            ["record", "\(folder)/missing/out.mkv", "--pipeline", "\(Paths.repository)/pipelines/demo.yaml"],
-            ["record", "\(folder)/out.mp4", "--pipeline", "\(Paths.repository)/pipelines/demo.yaml"],
-            ["record", "\(folder)/out.mkv", "--pipeline", "\(folder)/nothing.yaml"],
+        let demo = "\(Paths.repository)/pipelines/demo.yaml"
+        for (arguments, expected) in [
+            (["record", "\(folder)/out.mkv", "--pipeline", demo, "--duration", "-3"], "--duration is 0.1…86400.0 seconds, not -3.0"),
+            // Shorter than a picture, it once stalled the start for 16 s.
+            (["record", "\(folder)/out.mkv", "--pipeline", demo, "--duration", "0.01"], "--duration is 0.1…86400.0 seconds, not 0.01"),
+            (["record", "\(folder)/missing/out.mkv", "--pipeline", demo], "the folder \(folder)/missing does not exist"),
+            (["record", "\(folder)/out.mp4", "--pipeline", demo], "needs a .mkv extension"),
+            (["record", "\(folder)/out.mkv", "--pipeline", "\(folder)/nothing.yaml"], "the description does not exist"),
+            // A path with an escape sequence is shown, not run by the terminal.
+            (["record", "\(folder)/out\u{1B}[31m.mp4", "--pipeline", demo], "out\\x1B[31m.mp4 needs a .mkv extension"),
         ] {
             let result = try Command.run([Paths.pipcam] + arguments)
             XCTAssertNotEqual(result.status, 0, arguments.joined(separator: " "))
-            XCTAssertTrue(result.error.lowercased().contains("error"), result.error)
+            XCTAssertTrue(result.error.contains(expected), "expected \(expected)\ngot \(result.error)")
+            XCTAssertFalse(result.error.contains("\u{1B}"), result.error)
             XCTAssertFalse(result.error.contains("Fatal error"), result.error)
         }
     }

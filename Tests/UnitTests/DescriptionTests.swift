@@ -1,6 +1,7 @@
 @testable import Capture
 @testable import CaptureGraph
 @testable import CaptureModel
+import PipcamTestSupport
 import XCTest
 
 final class DescriptionTests: XCTestCase {
@@ -14,7 +15,9 @@ final class DescriptionTests: XCTestCase {
     }
 
     func testFastReplayIsForFileCamerasOnly() throws {
-        let clips = "replay: fast\ncameras:\n  - name: a\n    file: /dev/null\n  - name: b\n    file: /dev/null\n"
+        let clip = try Paths.scratch("fast-replay") + "/clip.y4m"
+        XCTAssertTrue(FileManager.default.createFile(atPath: clip, contents: nil))
+        let clips = "replay: fast\ncameras:\n  - name: a\n    file: \(clip)\n  - name: b\n    file: \(clip)\n"
         let (configuration, _) = try PipelineDescription.parse(clips, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
         XCTAssertEqual(configuration.replay, .fast)
         let plan = try GraphBuilder.plan(for: configuration)

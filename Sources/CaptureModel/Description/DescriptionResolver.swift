@@ -121,8 +121,8 @@ extension PipelineDescription {
             return SoundServer.isRunning() ? .soundServerMicrophone(id: entry.name, source: nil) : nil
         case .file(let path):
             let resolved = path.hasPrefix("/") ? path : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
-            guard FileManager.default.fileExists(atPath: resolved) else {
-                throw entry.location.error("the clip '\(path)' does not exist")
+            if let problem = ReadableFile.problem(at: resolved) {
+                throw entry.location.error("camera '\(entry.name)': the clip '\(path)' \(problem)")
             }
             return .fileCamera(id: entry.name, path: resolved)
         case .screen(let display, let region, let showsPointer):

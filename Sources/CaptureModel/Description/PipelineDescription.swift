@@ -66,11 +66,25 @@ public struct PipelineDescription: Sendable {
     static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras"]
 
     /// Reads and checks a description file.
+    /// The largest description read: a session's description is a few hundred bytes.
+    public static let sizeLimit: Int64 = 1 << 20
+
     public static func load(path: String) throws -> PipelineDescription {
+        // Checked before opening: a FIFO would block the open, and a huge file would be read whole.
+        if let problem = ReadableFile.problem(at: path) {
+            throw DescriptionError(file: path, line: 0, column: 0, key: "file", message: "the description \(problem)")
+        }
+        if let size = ReadableFile.size(at: path), size > sizeLimit {
+            throw DescriptionError(file: path, line: 0, column: 0, key: "file",
+                                   message: "the description is \(size) bytes; a description is at most \(sizeLimit) bytes")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DescriptionError(file: path, line: 0, column: 0, key: "file", message: "cannot read the file (missing or not readable)")
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        var text = String(decoding: data, as: UTF8.self)
+        // Editors on some systems start UTF-8 files with a byte-order mark; YAML allows it.
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        return try parse(text, file: path)
     }
 
     public static func parse(_ text: String, file: String) throws -> PipelineDescription {

@@ -197,6 +197,10 @@ public struct SessionConfiguration: Sendable {
             if let format = input.activeFormat, let problem = Self.problem(with: format, rate: input.activeFrameRate, on: input.device) {
                 throw CaptureError.invalidConfiguration(problem)
             }
+            // Planning reads a clip's first line: a FIFO would block it, a device never end.
+            if case .file(let path) = input.device.source, let problem = ReadableFile.problem(at: path) {
+                throw CaptureError.invalidConfiguration("camera '\(input.id)': the clip \(path) \(problem)")
+            }
         }
         var checked = SessionConfiguration()
         checked.inputs = inputs

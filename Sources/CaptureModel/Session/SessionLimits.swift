@@ -15,9 +15,12 @@ public enum SessionLimits {
     /// Bitrates in kbit/s.
     public static let videoBitrate: ClosedRange<Int> = 100...100_000
     public static let audioBitrate: ClosedRange<Int> = 6...510
+    /// A recording's length in seconds when it stops by itself: a limit shorter than a picture would stop
+    /// the file before anything reaches it, and the start would wait for the muxer in vain.
+    public static let recordingSeconds: ClosedRange<Double> = 0.1...86_400
     /// The preview window's width in pixels.
     public static let previewWidth: ClosedRange<Int> = 64...3840
 
     /// "100…100000", as the messages state a bound.
-    static func text<T>(_ range: ClosedRange<T>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
+    public static func text<T>(_ range: ClosedRange<T>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
 }
