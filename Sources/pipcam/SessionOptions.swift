@@ -31,7 +31,7 @@ struct SessionOptions: ParsableArguments {
         }
         if standIns && pipeline == nil { throw ValidationError("--stand-ins applies to the devices of a --pipeline file") }
         if cameras.count > 2 { throw ValidationError("pipcam takes at most two cameras") }
-        if microphones.count > 2 { throw ValidationError("pipcam records at most two microphones") }
+        if microphones.count > SessionLimits.microphones { throw ValidationError("pipcam records at most two microphones") }
     }
 
     /// The file a session records to when neither the command line nor the description names one.

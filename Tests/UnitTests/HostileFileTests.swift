@@ -65,3 +65,25 @@ final class HostileFileTests: XCTestCase {
         }
     }
 }
+
+/// Mistakes a description can hold that the YAML reader used to pass on at length, or not at all.
+final class HostileDescriptionTests: XCTestCase {
+    private func refusal(_ text: String) -> String? {
+        do {
+            _ = try PipelineDescription.parse(text, file: "bad.yaml")
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func testADuplicateKeyIsOneLineAtItsMapping() {
+        let text = "cameras:\n  - name: a\n    synthetic: smpte\npreset: low\npreset: high\n"
+        XCTAssertEqual(refusal(text), "bad.yaml:4:1: syntax: 'preset' given twice in one mapping")
+    }
+
+    func testAThirdMicrophoneIsRefusedAtItsEntry() {
+        let text = "microphones:\n  - name: a\n    synthetic: 440\n  - name: b\n    synthetic: 550\n  - name: c\n    synthetic: 660\n"
+        XCTAssertEqual(refusal(text), "bad.yaml:6:5: microphones[2]: pipcam records at most two microphones")
+    }
+}

@@ -100,7 +100,11 @@ public struct PipelineDescription: Sendable {
             description.cameras = try value.sequence().map { try entry($0, camera: true) }
         }
         if let value = top["microphones"] {
-            description.microphones = try value.sequence().map { try entry($0, camera: false) }
+            let entries = try value.sequence()
+            if entries.count > SessionLimits.microphones {
+                throw entries[SessionLimits.microphones].error("pipcam records at most two microphones")
+            }
+            description.microphones = try entries.map { try entry($0, camera: false) }
         }
         var names = Set<String>()
         for entry in description.cameras + description.microphones where !names.insert(entry.name).inserted {

@@ -14,10 +14,16 @@ struct YAMLReader {
             return YAMLReader(file: file, node: node, key: "document")
         } catch let error as YamlError {
             switch error {
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
                 throw DescriptionError(file: file, line: mark.line, column: mark.column, key: "syntax", message: problem)
+            case .duplicatedKeysInMapping(let duplicates, let context):
+                let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+                throw DescriptionError(file: file, line: context.mark.line, column: context.mark.column, key: "syntax",
+                                       message: "\(keys) given twice in one mapping")
             default:
-                throw DescriptionError(file: file, line: 1, column: 1, key: "syntax", message: "\(error)")
+                // Yams's own text can quote the whole file: the first line says what went wrong.
+                let first = "\(error)".split(separator: "\n").first.map(String.init) ?? "not YAML"
+                throw DescriptionError(file: file, line: 1, column: 1, key: "syntax", message: first)
             }
         }
     }

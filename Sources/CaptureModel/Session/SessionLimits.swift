@@ -1,6 +1,8 @@
 /// The bounds of every number a session takes. The description reader, validation and the messages that
 /// name a bound all read them here, so a value one accepts the other never refuses.
 public enum SessionLimits {
+    /// Microphones a session records (each on its own track, and the mix).
+    public static let microphones = 2
     /// Pictures a second, of a camera or of the recording.
     public static let frameRate: ClosedRange<Double> = 1...120
     /// A camera mode's size (8K at most).
