@@ -82,7 +82,7 @@ struct GraphBuilder {
             for connection in connections where connection.outputID != configuration.photoOutput?.id {
                 let branch = "\(prefix)-\(connection.outputID)"
                 let keepsLate = configuration.videoDataOutputs.first { $0.id == connection.outputID }?.alwaysDiscardsLateVideoFrames == false
-                let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: keepsLate ? DataDelivery<VideoDataFrame>.backlog : 3))
+                let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: keepsLate ? DataDelivery<VideoDataFrame>.backlog : Self.cameraQueueFrames))
                 let valve = plan.add("\(branch)-valve", .valve, Self.valve(connection))
                 let flip = plan.add("\(branch)-flip", .videoflip, Self.flip(connection))
                 plan.chain([queue, valve, flip])
@@ -258,7 +258,8 @@ struct GraphBuilder {
     }
 
     private func isIsolated(_ connections: [Connection]) -> Bool {
-        configuration.movieFile?.isolatedCameraTracks == true && configuration.movieFile?.writesFile == true && connections.contains { $0.outputID == configuration.movieFile?.id }
+        guard let movie = configuration.movieFile, movie.isolatedCameraTracks, movie.writesFile else { return false }
+        return connections.contains { $0.outputID == movie.id }
     }
 
     /// Modes for every connected camera, at one rate: cameras composed into one picture share a frame
@@ -340,11 +341,11 @@ struct GraphBuilder {
         let queue = "\(prefix)-queue"
         switch input.device.source {
         case .v4l2(let path):
-            addDeviceCamera(plan.add("\(prefix)-src", .v4l2src, [("device", .string(path))]), mode: mode, prefix: prefix)
+            addDeviceCamera(plan.add("\(prefix)-src", .v4l2src, [("device", .string(path))]), mode: mode, prefix: prefix, queue: queue)
         case .pipewire(let target, _):
             // PipeWire negotiates nothing by itself: the caps filter's fixed mode (format included) is
             // what it is asked for, the mode the camera already streams in for the other program.
-            addDeviceCamera(plan.add("\(prefix)-src", .pipewiresrc, [("target-object", .string(target))]), mode: mode, prefix: prefix)
+            addDeviceCamera(plan.add("\(prefix)-src", .pipewiresrc, [("target-object", .string(target))]), mode: mode, prefix: prefix, queue: queue)
         case .testPattern(let pattern, let label, let moving):
             var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
             if moving && ["smpte", "smpte75", "bar", "colors", "gradient"].contains(pattern) {
@@ -365,7 +366,7 @@ struct GraphBuilder {
                 ("text", .string(DrawnText.markup(label))), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
             ])
-            plan.chain([source, caps, clock, plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain([source, caps, clock, addCaptureQueue(queue)])
         case .file(let path):
             let reader: [String]
             switch Y4MClip.reading(ofFileAt: path) {
@@ -386,7 +387,7 @@ struct GraphBuilder {
             let fitted = fitted(prefix, caps: GraphCaps.size(width: mode.width, height: mode.height))
             // Paced by the clock, a clip is a live camera; replayed fast, it goes as fast as it is encoded.
             let pace = configuration.replay == .fast ? [] : [plan.add("\(prefix)-pace", .clocksync)]
-            plan.chain(reader + fitted + pace + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain(reader + fitted + pace + [addCaptureQueue(queue)])
         case .screen(let display, let region, let showsPointer):
             // The screen at its own size, converted and scaled to the mode; the caps filter's rate paces the
             // capture. XDamage would copy only what changed into a reused picture: a whole copy is simpler
@@ -399,7 +400,7 @@ struct GraphBuilder {
                                ("endx", .uint(UInt64(region.x + region.width - 1))), ("endy", .uint(UInt64(region.y + region.height - 1)))]
             }
             let source = plan.add("\(prefix)-src", .ximagesrc, properties)
-            plan.chain([source] + fitted(prefix, caps: mode.caps()) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain([source] + fitted(prefix, caps: mode.caps()) + [addCaptureQueue(queue)])
         case .screencast:
             // The portal's stream sends a picture when the screen changes, at a rate of its own: the last one
             // is sent again every 100 ms while nothing changes, and videorate makes the mode's steady rate.
@@ -408,7 +409,7 @@ struct GraphBuilder {
             let source = plan.add("\(prefix)-src", .pipewiresrc, [("keepalive-time", .int(100)), ("always-copy", .bool(true))])
             plan.screencasts[ElementHandle(source)] = input.id
             let rate = plan.add("\(prefix)-rate", .videorate)
-            plan.chain([source, rate] + fitted(prefix, caps: mode.caps()) + [plan.add(queue, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))])
+            plan.chain([source, rate] + fitted(prefix, caps: mode.caps()) + [addCaptureQueue(queue)])
         case .alsa, .tone, .soundServer:
             break
         }
@@ -417,11 +418,16 @@ struct GraphBuilder {
     }
 
     /// A real camera's source: asked for its mode exactly, decoded when the mode is MJPEG.
-    private mutating func addDeviceCamera(_ source: String, mode: CaptureMode, prefix: String) {
+    private mutating func addDeviceCamera(_ source: String, mode: CaptureMode, prefix: String, queue: String) {
         var chain = [source, plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])]
         if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-        chain.append(plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames)))
+        chain.append(addCaptureQueue(queue))
         plan.chain(chain)
+    }
+
+    /// The queue every camera's captured frames wait in, which drops the oldest when the graph is behind.
+    private mutating func addCaptureQueue(_ name: String) -> String {
+        plan.add(name, .queue, Self.leakyQueue(buffers: Self.cameraQueueFrames))
     }
 
     /// Converts and scales a picture of any format and size (a clip, a screen) into `caps`: the camera's
