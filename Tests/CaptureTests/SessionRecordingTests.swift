@@ -237,7 +237,7 @@ final class SessionRecordingTests: XCTestCase {
         // session reports it as an event with the failing element and GLib's error code.
         do {
             try await session.startRunning()
-        } catch CaptureError.startFailed(let input, let cause) {
+        } catch CaptureError.startFailed(let input, _, let cause) {
             XCTAssertEqual(input, "clip", cause)
         }
         let event = try await waitForEvent(session) { if case .runtimeError = $0 { return true }; return false }

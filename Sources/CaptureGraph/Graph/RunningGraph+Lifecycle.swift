@@ -39,9 +39,10 @@ extension RunningGraph {
             detach()
             _ = try? pipeline.setState(.null)
             guard case .streamFailed(let input, let element, _, let reason)? = firstError.value else {
-                throw CaptureError.startFailed(input: nil, cause: "\(error)")
+                throw CaptureError.startFailed(input: nil, element: nil, cause: "\(error)")
             }
-            throw CaptureError.startFailed(input: input ?? element ?? "pipeline", cause: reason)
+            // An error posted by no element is the pipeline's own.
+            throw CaptureError.startFailed(input: input, element: element ?? "pipeline", cause: reason)
         }
         started.withValue { $0 = true }
     }

@@ -4,8 +4,9 @@
 public enum CaptureError: Error, CustomStringConvertible {
     /// The configuration cannot run as it is; the text says what to change.
     case invalidConfiguration(String)
-    /// A graph did not start; `input` is the camera or microphone whose element failed, when one did.
-    case startFailed(input: String?, cause: String)
+    /// A graph did not start; `input` is the camera or microphone whose element failed and `element`
+    /// the element, when an element's error says why.
+    case startFailed(input: String?, element: String?, cause: String)
     /// A structural change did not start; the previous configuration goes on recording.
     case commitFailed(cause: any Error)
     /// An element failed while running; `input` is its camera or microphone, `element` the element, `code`
@@ -33,8 +34,8 @@ public enum CaptureError: Error, CustomStringConvertible {
         case .invalidConfiguration(let text), .photo(let text), .still(let text), .clip(let text), .calibration(let text),
              .overBudget(let text), .display(let text), .cameraControl(let text):
             return text
-        case .startFailed(let input, let cause):
-            return "could not start: " + (input.map { "\($0): " } ?? "") + cause
+        case .startFailed(let input, let element, let cause):
+            return "could not start: " + ((input ?? element).map { "\($0): " } ?? "") + cause
         case .commitFailed(let cause):
             return "the new configuration did not start, the previous one goes on: \(cause)"
         case .streamFailed(let input, _, _, let reason):
