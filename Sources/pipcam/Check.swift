@@ -25,7 +25,7 @@ struct Check: AsyncParsableCommand {
         }
         let buses = UsbTopology.buses(of: configuration)
         let cost = try configuration.hardwareCost(buses: buses, budget: budget)
-        print(cost.report(title: sessionOptions.pipeline ?? (sessionOptions.cameras.isEmpty ? "the first two cameras" : sessionOptions.cameras.joined(separator: " and "))))
+        print(cost.report(title: sessionOptions.source))
         print(Self.ladder(configuration))
         for note in ElementFactory.absentOptionalElements { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         guard cost.isOverBudget else { return }

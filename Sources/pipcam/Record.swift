@@ -86,14 +86,9 @@ struct Record: AsyncParsableCommand {
         configuration = try await CostGate.admit(configuration, pipeline: sessionOptions.pipeline)
         if noThrottle { configuration.throttlePolicy.isEnabled = false }
         let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
-        let analysisLog: AnalysisLog?
+        var analysisLog: AnalysisLog?
         do {
             analysisLog = try analysis.start(on: &configuration, force: force)
-        } catch {
-            eventsLog?.close()
-            throw error
-        }
-        do {
             let session = try CaptureSession(configuration: configuration)
             if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
             let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)

@@ -3,9 +3,8 @@ import Capture
 import Foundation
 
 /// What a session is made of, for every command that opens or describes one (record, preview, photo,
-/// check, validate, describe): a
-/// pipeline description, or the devices named here (see `pipcam devices`), or else the first ones found;
-/// then the layout and preset, over the description's.
+/// check, validate, describe): a pipeline description, or the devices named here (see `pipcam devices`),
+/// or else the first ones found; then the layout and preset, over the description's.
 struct SessionOptions: ParsableArguments {
     @Option(name: .long, help: "A pipeline description (see pipelines/).")
     var pipeline: String?
@@ -37,8 +36,8 @@ struct SessionOptions: ParsableArguments {
     /// The file a session records to when neither the command line nor the description names one.
     static let defaultOutput = "pipcam.mkv"
 
-    /// What the session is, in a few words: the description file, or the devices.
-    var source: String { pipeline ?? "the session of the devices found" }
+    /// What the session is, in a few words: the description file, or the cameras named or found.
+    var source: String { pipeline ?? (cameras.isEmpty ? "the first two cameras" : cameras.joined(separator: " and ")) }
 
     /// The description file, read once, when there is one.
     func description() throws -> PipelineDescription? {
