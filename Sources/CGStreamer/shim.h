@@ -137,6 +137,12 @@ static inline gulong pc_signal_connect(gpointer instance, const gchar *signal, G
 
 // MARK: pad probes
 
+static inline gboolean pc_probe_info_is_eos(GstPadProbeInfo *info) {
+    if (!(info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)) return FALSE;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    return event && GST_EVENT_TYPE(event) == GST_EVENT_EOS;
+}
+
 static inline GstBuffer *pc_probe_info_buffer(GstPadProbeInfo *info) {
     return (info->type & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
 }
@@ -196,6 +202,21 @@ static inline GstClockTime pc_sample_running_time(GstSample *sample) {
     return gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
 }
 
+/// The buffer's pixels copied (not shared) into a sample with the pad's caps, timed at zero: a picture
+/// that stays valid after the device it came from is gone, to be shown again later (text overlays
+/// discard a picture without a time).
+static inline GstSample *pc_sample_copied_from_pad(GstPad *pad, GstBuffer *buffer) {
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    if (!caps) return NULL;
+    GstBuffer *copy = gst_buffer_copy_deep(buffer);
+    GST_BUFFER_PTS(copy) = 0;
+    GST_BUFFER_DTS(copy) = GST_BUFFER_DURATION(copy) = GST_CLOCK_TIME_NONE;
+    GstSample *sample = gst_sample_new(copy, caps, NULL, NULL);
+    gst_buffer_unref(copy);
+    gst_caps_unref(caps);
+    return sample;
+}
+
 static inline gboolean pc_buffer_is_delta(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_DELTA_UNIT); }
 
 /// A copy sharing the buffer's memory (no pixels copied), with its times given as running times moved
@@ -215,6 +236,11 @@ static inline GstBuffer *pc_buffer_retimed(GstSample *sample, GstClockTime origi
 }
 
 // MARK: variadic calls
+
+/// Makes `pad` the input an input-selector passes on.
+static inline void pc_select_pad(GstElement *selector, GstPad *pad) {
+    g_object_set(selector, "active-pad", pad, NULL);
+}
 
 static inline GstMessage *pc_message_new_wake(GstObject *src) {
     return gst_message_new_application(src, gst_structure_new_empty("pipcam-bus-wake"));

@@ -119,7 +119,7 @@ extension CaptureSession {
             committed = configuration
         }
         do {
-            try await running.start(cameraWatch: watchCameras(configuration)) { [weak self] event in
+            try await running.start(cameraWatch: watchCameras(configuration, running: running)) { [weak self] event in
                 self?.handle(event, from: running)
             }
         } catch {
@@ -161,10 +161,12 @@ extension CaptureSession {
     public func liveStatus() -> LiveStatus? {
         guard let running = locked({ graph }) else { return nil }
         let size = configuration.movieFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
-        return LiveStatus(elapsed: running.elapsed,
-                          frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
-                          dropped: running.cameraFrames.reduce(running.droppedPictures) { $0 + $1.dropped },
-                          fileSize: size)
+        var status = LiveStatus(elapsed: running.elapsed,
+                                frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
+                                dropped: running.cameraFrames.reduce(running.droppedPictures) { $0 + $1.dropped },
+                                fileSize: size)
+        status.away = running.away
+        return status
     }
 
     // MARK: failures and devices
@@ -177,6 +179,13 @@ extension CaptureSession {
         case .previewClosed: eventContinuation.yield(.previewClosed)
         case .failed(let error): eventContinuation.yield(.runtimeError(error))
         case .drained: break
+        case .interrupted(let input, let reason, let time):
+            // The recording goes on without the device: nothing to finish.
+            eventContinuation.yield(.interrupted(input: input, reason: reason, at: time))
+            return
+        case .interruptionEnded(let input, let time):
+            eventContinuation.yield(.interruptionEnded(input: input, at: time))
+            return
         }
         guard running.started.value else { return }
         if case .drained = event { finishAfterFailure(running, drained: true) } else { finishAfterFailure(running) }
@@ -190,17 +199,24 @@ extension CaptureSession {
         }
     }
 
-    /// Reports cameras in use going away and coming back.
-    private func watchCameras(_ configuration: SessionConfiguration) -> CameraWatch? {
+    /// Hears cameras in use going away and coming back: a kept camera's keeper acts on it at once; with
+    /// `on-device-loss: stop`, the departure is reported (the camera's failure then ends the recording).
+    private func watchCameras(_ configuration: SessionConfiguration, running: RunningGraph) -> CameraWatch? {
         let watched: [String: String] = Dictionary(uniqueKeysWithValues: configuration.inputs.compactMap { input in
             input.device.isCamera ? input.device.node.map { ($0, input.id) } : nil
         })
         guard !watched.isEmpty else { return nil }
-        return CameraWatch { [weak self] change in
-            guard let node = change.camera.node, let id = watched[node] else { return }
+        return CameraWatch { [weak self, weak running] change in
+            guard let node = change.camera.node, let id = watched[node], let running else { return }
+            let arrived: Bool
             switch change {
-            case .left: self?.eventContinuation.yield(.interrupted(deviceID: id))
-            case .arrived: self?.eventContinuation.yield(.interruptionEnded(deviceID: id))
+            case .left: arrived = false
+            case .arrived: arrived = true
+            }
+            if running.keepsGoing(without: id) {
+                running.device(atNode: node, arrived: arrived)
+            } else if !arrived {
+                self?.eventContinuation.yield(.interrupted(input: id, reason: .removed, at: running.elapsed))
             }
         }
     }

@@ -61,7 +61,11 @@ struct ControlCommandRunner: Sendable {
             "microphones": .object(Dictionary(uniqueKeysWithValues: microphoneIDs.filter(isConnected).map { ($0, .bool(isEnabled($0))) })),
             "recording": .bool(configuration.movieFile != nil),
         ]
-        if let status = session.liveStatus() { state["elapsed"] = .number(status.elapsed.seconds, places: 3) }
+        if let status = session.liveStatus() {
+            state["elapsed"] = .number(status.elapsed.seconds, places: 3)
+            // Inputs whose device is away, with the recording time it went.
+            state["lost"] = .object(Dictionary(uniqueKeysWithValues: status.away.map { ($0.inputID, .number($0.since.seconds, places: 3)) }))
+        }
         return state
     }
 

@@ -167,3 +167,4 @@ final class SignalStopper: @unchecked Sendable {
 
 extension Layout.Kind: ExpressibleByArgument {}
 extension SessionPreset: ExpressibleByArgument {}
+extension DeviceLossPolicy.Action: ExpressibleByArgument {}

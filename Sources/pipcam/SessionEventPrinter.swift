@@ -49,8 +49,10 @@ struct SessionEventPrinter {
                 say("error: \(error); \(finishing)")
             case .previewClosed:
                 say("the preview window was closed; \(finishing)")
-            case .interrupted(let deviceID):
-                say("\(deviceID) went away")
+            case .interrupted(let input, let reason, let time):
+                say(TerminalText.plain("\(input) lost at \(RecordingSummary.clock(time)): \(reason); the recording goes on without it"))
+            case .interruptionEnded(let input, let time):
+                say(TerminalText.plain("\(input) is back at \(RecordingSummary.clock(time))"))
             case .segmentFinished(let summary):
                 say("finished \(summary.path ?? "a file"); recording goes on in the next")
             case .stopped(let summary):

@@ -24,6 +24,12 @@ struct SessionOptions: ParsableArguments {
     @Option(name: .long, help: "low, medium, high, hd720, hd1080 or photo (picture size, rate, bitrate).")
     var preset: SessionPreset?
 
+    @Option(name: .long, help: "When a camera or microphone fails or goes away: continue (a slate, until it is back) or stop.")
+    var onDeviceLoss: DeviceLossPolicy.Action?
+
+    @Option(name: .long, parsing: .unconditional, help: "Seconds without a frame before a camera counts as lost (default 2).")
+    var deviceTimeout: Double?
+
     func validate() throws {
         if pipeline != nil && !(cameras.isEmpty && microphones.isEmpty) {
             throw ValidationError("--camera and --mic choose devices when no --pipeline is given; name devices in the pipeline file instead")
@@ -31,6 +37,9 @@ struct SessionOptions: ParsableArguments {
         if standIns && pipeline == nil { throw ValidationError("--stand-ins applies to the devices of a --pipeline file") }
         if cameras.count > 2 { throw ValidationError("pipcam takes at most two cameras") }
         if microphones.count > SessionLimits.microphones { throw ValidationError("pipcam records at most two microphones") }
+        if let deviceTimeout, !SessionLimits.deviceTimeoutSeconds.contains(deviceTimeout) {
+            throw ValidationError("--device-timeout takes \(SessionLimits.text(SessionLimits.deviceTimeoutSeconds)) seconds")
+        }
     }
 
     /// The file a session records to when neither the command line nor the description names one.
@@ -59,6 +68,8 @@ struct SessionOptions: ParsableArguments {
         }
         if let layout { configuration.layout.kind = layout }
         if let preset { configuration.preset = preset }
+        if let onDeviceLoss { configuration.deviceLoss.action = onDeviceLoss }
+        if let deviceTimeout { configuration.deviceLoss.silenceTimeout = .milliseconds(Int((deviceTimeout * 1000).rounded())) }
         return configuration
     }
 }

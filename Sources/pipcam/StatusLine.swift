@@ -26,9 +26,10 @@ struct StatusLine {
         }
         previous = Dictionary(uniqueKeysWithValues: status.frames.map { ($0.inputID, $0.count) })
         lastTime = status.elapsed
+        let away = status.away.map { "\($0.inputID) lost \(Int((status.elapsed - $0.since).seconds)) s" }
         let size = RecordingSummary.bytes(status.fileSize ?? 0)
         let line = String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
-            + "  " + rates.joined(separator: ", ") + "  dropped \(status.dropped)  \(size)" + (note.isEmpty ? "" : "  \(note)")
+            + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)" + (note.isEmpty ? "" : "  \(note)")
         if isTerminal { return "\r\u{1B}[K" + line }
         guard status.elapsed - lastPlain >= .seconds(5) else { return nil }
         lastPlain = status.elapsed

@@ -341,12 +341,13 @@ final class DeviceTests: XCTestCase {
         XCTAssertEqual(try MediaProbe(path: "\(folder)/hd.mkv").videoStreams.first?.frameRate, "25/1", "the picture runs at the cameras' common rate")
     }
 
-    func testACameraUnpluggedWhileRecordingKeepsWhatWasRecorded() throws {
+    /// With `on-device-loss: stop`, a camera that fails ends the recording, with what was recorded kept.
+    func testACameraUnpluggedWhileRecordingEndsItWhenToldToStop() throws {
         let folder = try Paths.scratch("vm-unplug")
         let file = "\(folder)/cut.mkv"
         // Record, let two seconds of picture reach the file, then disconnect the second camera.
         let script = [
-            "\(Paths.pipcam) record \(file) --preset low > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
+            "\(Paths.pipcam) record \(file) --preset low --on-device-loss stop > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
             "until grep -q '^recording' \(folder)/log.txt 2>/dev/null; do sleep 0.2; done",
             "sleep 2",
             "v4l2-ctl -d /dev/video1 -c disconnect=1",

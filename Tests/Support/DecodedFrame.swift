@@ -126,6 +126,17 @@ public enum ToneProbe {
         return (frequencies.isEmpty ? 0 : frequencies[frequencies.count / 2], Double(audible.count * window) / 48000)
     }
 
+    /// The stream in tenths of a second: each one's level (RMS of 16-bit samples) and frequency, at its time.
+    public static func tenths(path: String, stream: Int) throws -> [(time: Double, level: Double, frequency: Double)] {
+        let all = try samples(path: path, stream: stream, from: 0, length: 3600)
+        let window = 4800
+        return Swift.stride(from: 0, to: all.count - window + 1, by: window).map { start in
+            let part = Array(all[start..<start + window])
+            let energy = part.reduce(0.0) { $0 + Double($1) * Double($1) }
+            return (Double(start) / 48000, (energy / Double(window)).squareRoot(), frequency(of: part))
+        }
+    }
+
     private static func samples(path: String, stream: Int, from seconds: Double, length: Double) throws -> [Int16] {
         let result = try Command.run(["sh", "-c",
             "ffmpeg -v error -ss \(seconds) -t \(length) -i '\(path)' -map 0:a:\(stream) -ac 1 -ar 48000 -f s16le - | base64 -w0"])

@@ -11,7 +11,8 @@ import GStreamer
 ///     mic ─ convert ─ resample ─ caps ─ queue(leaky) ─ tee ─┬─ audiomixer ─ opus ────────────────────┤
 ///                                                           └─ (own track) ─ opus ──────────────────┘
 ///
-/// Each camera is converted and scaled once: the compositor pad scales it into its region, and the
+/// A camera device's caps and queue have a switch between them, where a slate stands in while the device
+/// is lost (`SourceKeeper`). Each camera is converted and scaled once: the compositor pad scales it into its region, and the
 /// inset camera is captured near the size it is shown unless an isolated track wants it whole.
 struct GraphBuilder {
     let configuration: SessionConfiguration
@@ -417,13 +418,28 @@ struct GraphBuilder {
         return queue
     }
 
-    /// A real camera's source: asked for its mode exactly, decoded when the mode is MJPEG.
+    /// A real camera's source: asked for its mode exactly, decoded when the mode is MJPEG. When the
+    /// recording goes on through a loss, a switch before the capture queue lets a slate stand in for
+    /// the camera's frames (see `SourceKeeper`).
     private mutating func addDeviceCamera(_ source: String, mode: CaptureMode, prefix: String, queue: String) {
-        var chain = [source, plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])]
+        let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])
+        var chain = [source, caps]
         if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-        chain.append(addCaptureQueue(queue))
+        guard keepsDevices, let input = plan.branchInput else {
+            plan.chain(chain + [addCaptureQueue(queue)])
+            return
+        }
         plan.chain(chain)
+        // Pictures of an input that is not shown are dropped at once rather than held back for the shown one.
+        let selector = plan.add("\(prefix)-switch", .inputSelector, [("sync-streams", .bool(false))])
+        plan.link(chain.last!, to: selector, "sink_0")
+        plan.link(selector, to: addCaptureQueue(queue))
+        plan.keptSources.append(.init(inputID: input, source: ElementHandle(source), next: ElementHandle(caps),
+                                      selector: ElementHandle(selector), end: ElementHandle(queue)))
     }
+
+    /// Whether the recording goes on through a device's loss: its sources are kept (`SourceKeeper`).
+    private var keepsDevices: Bool { configuration.deviceLoss.action == .continue }
 
     /// The queue every camera's captured frames wait in, which drops the oldest when the graph is behind.
     private mutating func addCaptureQueue(_ name: String) -> String {
@@ -452,6 +468,10 @@ struct GraphBuilder {
             source = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
         }
         let convert = plan.add("\(prefix)-convert", .audioconvert)
+        if keepsDevices, input.device.isSoundDevice {
+            plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), next: ElementHandle(convert),
+                                          selector: nil, end: ElementHandle(convert)))
+        }
         let resample = plan.add("\(prefix)-resample", .audioresample)
         let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 1)))])
         let queue = plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: 50))

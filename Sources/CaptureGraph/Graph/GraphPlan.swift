@@ -42,6 +42,19 @@ public struct GraphPlan: Sendable {
         public let deliveredPad: String?
     }
 
+    /// A device's source that the running graph replaces while the recording goes on (`SourceKeeper`):
+    /// taken out when the device fails or leaves, made again from its node when the device is back.
+    public struct KeptSource: Sendable {
+        public let inputID: String
+        public let source: ElementHandle<Element>
+        /// The element the source feeds: a new source is linked to its sink pad.
+        public let next: ElementHandle<Element>
+        /// A camera's switch between its frames (`sink_0`) and the slate that stands in for them.
+        public let selector: ElementHandle<Element>?
+        /// Where the recording's end-of-stream goes in (its sink pad), whether a source is there or not.
+        public let end: ElementHandle<Element>
+    }
+
     public private(set) var nodes: [Node] = []
     public private(set) var links: [Link] = []
     /// Appsrc elements that replay a mapped raw clip (see `Y4MClip`), with the clip's path.
@@ -58,6 +71,8 @@ public struct GraphPlan: Sendable {
     public var stillSources: [String: ElementHandle<Element>] = [:]
     /// The element whose source pad carries the composed picture, before encoding.
     public var compositeSource: ElementHandle<Element>?
+    /// Device sources the running graph keeps going through failures (with `on-device-loss: continue`).
+    public var keptSources: [KeptSource] = []
     /// The appsink that sees the encoded picture for live photos.
     public var livePhotoSink: ElementHandle<AppSink>?
     /// Appsinks by data output id.

@@ -11,6 +11,10 @@ package enum GraphEvent: Sendable {
     case previewClosed
     /// Every branch ended by itself (clips played out): the file is complete and drained.
     case drained
+    /// An input's device failed, froze or left; its branch goes on without it (`SourceKeeper`).
+    case interrupted(input: String, reason: InterruptionReason, at: Duration)
+    /// The input's device is back in the recording.
+    case interruptionEnded(input: String, at: Duration)
 }
 
 /// Starting and finishing a built graph: the only place the pipeline's states and its bus are handled
@@ -45,6 +49,7 @@ extension RunningGraph {
             throw CaptureError.startFailed(input: input, element: element ?? "pipeline", cause: reason)
         }
         started.withValue { $0 = true }
+        activateKeepers(onEvent: onEvent)
     }
 
     /// Ends the recording so the file is complete, then tears the graph down. End-of-stream goes in just
@@ -66,6 +71,10 @@ extension RunningGraph {
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == plan.previewSink?.name:
             return .previewClosed
+        case .error(let text, _) where keeper(owning: message.sourceName) != nil:
+            // A kept device's failure is an interruption, not the recording's end.
+            keeper(owning: message.sourceName)?.sourceFailed(message.sourceName ?? "", reason: text)
+            return nil
         case .error(let text, let debug):
             let inputID = message.sourceName.flatMap { plan.inputOfElement[$0] }
             var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")

@@ -30,6 +30,10 @@ package final class RunningGraph: @unchecked Sendable {
     private var busSubscription: BusSubscription?
     private var pressureWatch: Task<Void, Never>?
     private var cameraWatch: CameraWatch?
+    /// The device sources kept going through a loss, one per kept input (see `SourceKeeper`).
+    private(set) var keepers: [SourceKeeper] = []
+    /// Every stretch without a device so far, in order.
+    package let interruptions = Locked<[Interruption]>([])
 
     /// `screens` holds the shares of the screens the plan reads through the desktop's portal.
     package init(plan: GraphPlan, configuration: SessionConfiguration, screens: ScreenShares? = nil) throws {
@@ -103,6 +107,10 @@ package final class RunningGraph: @unchecked Sendable {
             }
         }
         if let preview = configuration.previewOutput { try watchKeys(of: preview) }
+        keepers = try plan.keptSources.compactMap { kept in
+            guard let input = configuration.input(kept.inputID) else { return nil }
+            return try SourceKeeper(kept, plan: plan, input: input, pipeline: pipeline, timeout: configuration.deviceLoss.silenceTimeout)
+        }
     }
 
     private func appSink(for outputID: String) -> AppSink? {
@@ -144,6 +152,7 @@ package final class RunningGraph: @unchecked Sendable {
         pressure?.cancel()
         subscription?.cancel()
         watch?.stop()
+        for keeper in keepers { keeper.stop() }
     }
 
     /// Frames each camera delivered, and how many of them never reached the picture. While running, up to
@@ -165,8 +174,10 @@ package final class RunningGraph: @unchecked Sendable {
         }
         let size = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
         let frameTime = Duration.seconds(1) / max(1, Int(plan.frameRate.rounded()))
-        return RecordingSummary(path: path, duration: written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
-                                droppedPictures: droppedPictures, fileSize: size, problem: problem)
+        var summary = RecordingSummary(path: path, duration: written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
+                                       droppedPictures: droppedPictures, fileSize: size, problem: problem)
+        summary.interruptions = interruptions.value
+        return summary
     }
 
     /// Counts the pictures that reach the file. With a `limit`, also cuts every track at it (buffers at or
@@ -237,7 +248,9 @@ package final class RunningGraph: @unchecked Sendable {
     /// Ends every source branch from just downstream of the source, which works whatever state the
     /// source is in (failed, or blocked waiting for a device).
     func endAllSourcesFromDownstream() {
-        for node in plan.nodes where node.factory.isSource {
+        for keeper in keepers { keeper.endOfStream() }
+        let kept = Set(keepers.map(\.kept.source.name))
+        for node in plan.nodes where node.factory.isSource && !kept.contains(node.name) {
             guard let source = pipeline[node.handle], let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }
             peer.sendEndOfStream()
         }

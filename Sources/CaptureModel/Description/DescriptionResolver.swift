@@ -17,6 +17,7 @@ extension PipelineDescription {
         configuration.costPolicy = cost
         configuration.throttlePolicy = throttle
         configuration.replay = replay
+        configuration.deviceLoss = deviceLoss
         var notes: [String] = []
         let movie = MovieFileOutput(path: outputPath, encoder: encoder, videoBitrate: videoBitrate, audioBitrate: audioBitrate,
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)

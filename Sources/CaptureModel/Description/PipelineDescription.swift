@@ -56,8 +56,10 @@ public struct PipelineDescription: Sendable {
     public var cost = CostPolicy()
     /// How a recording lightens itself under load.
     public var throttle = ThrottlePolicy()
+    /// What a device failing or going away while recording does (`on-device-loss`, `device-timeout`).
+    public var deviceLoss = DeviceLossPolicy()
 
-    static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle"]
+    static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle", "on-device-loss", "device-timeout"]
     static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
@@ -136,6 +138,8 @@ public struct PipelineDescription: Sendable {
         }
         if let value = top["cost"] { description.cost = try costPolicy(value) }
         if let value = top["throttle"] { description.throttle = try throttlePolicy(value) }
+        if let value = top["on-device-loss"] { description.deviceLoss.action = try value.choice(DeviceLossPolicy.Action.self) }
+        if let value = top["device-timeout"] { description.deviceLoss.silenceTimeout = .seconds(try value.double(in: SessionLimits.deviceTimeoutSeconds)) }
         return description
     }
 

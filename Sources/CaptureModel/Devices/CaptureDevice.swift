@@ -60,6 +60,15 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
 
     public var isCamera: Bool { mediaType == .video }
 
+    /// A microphone that is hardware (a sound card, or a source of the desktop's sound server), which can
+    /// fail or go away while recording, unlike a tone.
+    public var isSoundDevice: Bool {
+        switch source {
+        case .alsa, .soundServer: true
+        default: false
+        }
+    }
+
     /// The kernel's name for the device, which users may give instead of its id: the V4L2 node of a camera
     /// (shared through PipeWire or not), the ALSA name of a sound card; nil for what has none.
     public var node: String? {

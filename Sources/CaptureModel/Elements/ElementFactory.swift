@@ -5,11 +5,13 @@
 public enum ElementFactory: String, CaseIterable, Sendable {
     // Core elements (libgstcoreelements).
     case queue, tee, capsfilter, valve, clocksync, filesrc, filesink, fakesink
+    case inputSelector = "input-selector"
     // Base plugins.
     case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, videorate, compositor
     case audioconvert, audioresample, audiomixer, opusenc, decodebin
     // Good plugins.
     case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
+    case imagefreeze, videobalance
     case alsasrc
     case x264enc
     // Bad plugins.
@@ -42,10 +44,11 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     /// The Debian 12 package that ships the plugin. The package test checks it against `dpkg -S`.
     public var package: String {
         switch self {
-        case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink: "libgstreamer1.0-0"
+        case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink, .inputSelector: "libgstreamer1.0-0"
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
              .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin: "gstreamer1.0-plugins-base"
-        case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc: "gstreamer1.0-plugins-good"
+        case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
+             .imagefreeze, .videobalance: "gstreamer1.0-plugins-good"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
         case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc: "gstreamer1.0-plugins-bad"

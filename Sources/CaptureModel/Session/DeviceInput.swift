@@ -15,6 +15,10 @@ public struct DeviceInput: Sendable, Hashable, Identifiable {
 
     public var id: String { device.id }
 
+    /// What to call the input in a picture: its name in a description ("front"), or, when its id is a
+    /// device path no one would write on a slate, the device's own name.
+    public var label: String { id.hasPrefix("/") ? device.name : id }
+
     public var ports: [InputPort] { [InputPort(inputID: id, mediaType: device.mediaType)] }
 
     /// The single port of the input's media type.

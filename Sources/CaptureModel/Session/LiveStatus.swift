@@ -4,6 +4,8 @@ public struct LiveStatus: Sendable {
     public let frames: [(inputID: String, count: Int)]
     public let dropped: Int
     public let fileSize: Int64?
+    /// Inputs whose device is away now, and since when (recording time).
+    public var away: [(inputID: String, since: Duration)] = []
 
     public init(elapsed: Duration, frames: [(inputID: String, count: Int)], dropped: Int, fileSize: Int64?) {
         self.elapsed = elapsed

@@ -21,6 +21,8 @@ public struct SessionConfiguration: Sendable {
     package var throttle: ThrottleSettings?
     /// How file cameras are read.
     public var replay = Replay.realTime
+    /// What a device failing or going away while recording does.
+    public var deviceLoss = DeviceLossPolicy()
 
     /// `realTime` replays clips at the clock's pace, as the live cameras they stand for (drops included);
     /// `fast` composes recorded clips as fast as they can be read and encoded, losing nothing. Fast
@@ -226,6 +228,9 @@ public struct SessionConfiguration: Sendable {
             if !SessionLimits.audioBitrate.contains(movie.audioBitrate) {
                 throw CaptureError.invalidConfiguration("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")
             }
+        }
+        if !SessionLimits.deviceTimeoutSeconds.contains(deviceLoss.silenceTimeout.seconds) {
+            throw CaptureError.invalidConfiguration("device timeout \(deviceLoss.silenceTimeout.seconds) s is outside \(SessionLimits.text(SessionLimits.deviceTimeoutSeconds)) seconds")
         }
         if let preview = previewOutput, !SessionLimits.previewWidth.contains(preview.width) {
             throw CaptureError.invalidConfiguration("preview width \(preview.width) is outside \(SessionLimits.text(SessionLimits.previewWidth))")

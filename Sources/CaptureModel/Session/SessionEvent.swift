@@ -10,10 +10,11 @@ public enum SessionEvent: Sendable {
     case runtimeError(CaptureError)
     /// The user closed the preview window: the session stops as if asked to, its file finalized.
     case previewClosed
-    /// A device in use went away (unplugged, driver unbound).
-    case interrupted(deviceID: String)
-    /// The device is back.
-    case interruptionEnded(deviceID: String)
+    /// An input's device failed, froze or went away, at this recording time; the recording goes on
+    /// without it (a slate in a camera's place, silence for a microphone) until it is back.
+    case interrupted(input: String, reason: InterruptionReason, at: Duration)
+    /// The input's device is back in the recording, at this recording time.
+    case interruptionEnded(input: String, at: Duration)
     /// A sample of system pressure (about once a second while running).
     case pressure(PressureSample)
     /// A throttle step taken or given back.
@@ -49,6 +50,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     public let fileSize: Int64?
     /// Why the file could not be finalized (it still plays, but may lack its duration and index).
     public var problem: String? = nil
+    /// Stretches recorded without one of the devices, in order.
+    public var interruptions: [Interruption] = []
 
     package init(path: String?, duration: Duration, cameras: [Camera], droppedPictures: Int, fileSize: Int64?, problem: String? = nil) {
         self.path = path
@@ -66,10 +69,20 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         for camera in cameras {
             lines.append("  \(camera.inputID): \(camera.frames) frames (\(camera.mode)), \(camera.dropped) dropped")
         }
+        for gap in interruptions {
+            let end = gap.to.map(Self.clock) ?? "the end"
+            lines.append("  \(gap.inputID) was away from \(Self.clock(gap.from)) to \(end): \(gap.reason)")
+        }
         if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
         if let fileSize { lines.append("  file size: \(Self.bytes(fileSize))") }
         if let problem { lines.append("  the file was not finalized: \(problem)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// A recording time as the status line shows it: "01:02.5".
+    public static func clock(_ time: Duration) -> String {
+        let seconds = max(0, time.seconds)
+        return String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
     }
 
     static func seconds(_ duration: Duration) -> String {

@@ -20,6 +20,9 @@ public enum SessionLimits {
     /// A recording's length in seconds when it stops by itself: a limit shorter than a picture would stop
     /// the file before anything reaches it, and the start would wait for the muxer in vain.
     public static let recordingSeconds: ClosedRange<Double> = 0.1...86_400
+    /// Seconds without a frame (or sound) before a device counts as lost: shorter would take a busy
+    /// moment for a loss; longer leaves a frozen picture in the recording for that long.
+    public static let deviceTimeoutSeconds: ClosedRange<Double> = 0.5...60
     /// The preview window's width in pixels.
     public static let previewWidth: ClosedRange<Int> = 64...3840
 

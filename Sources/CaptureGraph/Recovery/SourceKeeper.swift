@@ -1,0 +1,227 @@
+import CaptureModel
+import Foundation
+import GStreamer
+import Locking
+
+/// Keeps one device's branch of a running recording going while the device fails, freezes or goes away,
+/// and takes the device back when it returns: AVFoundation's session interruption, per input.
+///
+/// - Lost: an error from the source, the device leaving (`deviceLeft`), or no frame (sound) for the
+///   policy's timeout. A failed or departed source is taken out of the pipeline at once (a device
+///   reconnects only once every handle to it is closed); a silent one stays, in case it wakes up.
+///   End-of-stream never leaves a kept source (`holdEndOfStream`), so the compositor's and mixers' pads
+///   never end: the other inputs, the picture's rate and the file go on as before.
+/// - While lost, a camera's place shows a `Slate`; a microphone's tracks carry the mixers' silence.
+/// - Back: every second (and at once when the device is seen arriving) a new source is made from the
+///   plan's node and linked where the old one was; its first frame switches the camera back.
+///
+/// Every change of the pipeline happens on one serial queue, never on a streaming thread.
+final class SourceKeeper: @unchecked Sendable {
+    enum Change: Sendable {
+        case lost(InterruptionReason)
+        case back
+    }
+
+    let kept: GraphPlan.KeptSource
+    private let node: GraphPlan.Node
+    private let input: DeviceInput
+    private let pipeline: Pipeline
+    private let timeout: Duration
+    private let queue: DispatchQueue
+    private var report: (@Sendable (Change) -> Void)?
+    private var timer: DispatchSourceTimer?
+
+    // Touched only on `queue`.
+    private var source: Element?
+    private var attempts = 0
+    private var lastAttempt = ContinuousClock.now
+    private var lostReason: InterruptionReason?
+    private var slate: Slate?
+
+    // Touched from streaming threads too.
+    /// Every source element this keeper made: an error from any of them is the device's, not the recording's.
+    private let names: Locked<Set<String>>
+    private let lastArrival = Locked(ContinuousClock.now)
+    private let awaitingReturn = Locked(false)
+    private let lastPicture = Locked<Sample?>(nil)
+    private let stopping = Locked(false)
+
+    /// Takes over the source the pipeline was built with: its end-of-stream is held from now on.
+    init(_ kept: GraphPlan.KeptSource, plan: GraphPlan, input: DeviceInput, pipeline: Pipeline, timeout: Duration) throws {
+        guard let node = plan.node(kept.source.name) else { throw CaptureError.invalidConfiguration("no element \(kept.source.name) in the plan") }
+        self.kept = kept
+        self.node = node
+        self.input = input
+        self.pipeline = pipeline
+        self.timeout = timeout
+        names = Locked([kept.source.name])
+        queue = DispatchQueue(label: "pipcam.keeper.\(kept.inputID)")
+        if let element = pipeline[kept.source] { try watch(element) }
+        if let selector = kept.selector.flatMap({ pipeline[$0] }) {
+            // The picture the slate shows: a copy a second of what the camera delivered.
+            try selector.staticPad("sink_0").copyPictures(every: .seconds(1)) { [lastPicture] picture in
+                lastPicture.withValue { $0 = picture }
+            }
+        }
+        source = pipeline[kept.source]
+    }
+
+    /// Starts watching for silence once the graph plays; `report` hears every loss and return.
+    func activate(report: @escaping @Sendable (Change) -> Void) {
+        // The slate's first text would load the fonts, seconds on a slow machine: loaded now, beside the
+        // keeper's own work, a slate shows at once.
+        if kept.selector != nil { DispatchQueue.global(qos: .utility).async { Slate.loadFonts() } }
+        queue.sync {
+            self.report = report
+            lastArrival.withValue { $0 = .now }
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+            timer.setEventHandler { [weak self] in self?.tick() }
+            timer.resume()
+            self.timer = timer
+        }
+    }
+
+    /// Whether an element of this name is (or was) this keeper's source: its errors are the keeper's.
+    func owns(_ elementName: String?) -> Bool {
+        guard let elementName else { return false }
+        return names.value.contains(elementName)
+    }
+
+    /// The source posted an error: it is taken out, and the device counts as lost.
+    func sourceFailed(_ elementName: String, reason: String) {
+        queue.async { [self] in
+            // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
+            guard let source, source.name == elementName else { return }
+            takeOutSource()
+            lose(.failed(reason))
+        }
+    }
+
+    /// The system says the device left.
+    func deviceLeft() {
+        queue.async { [self] in
+            takeOutSource()
+            lose(.removed)
+        }
+    }
+
+    /// The system says the device is back: try it now rather than at the next tick.
+    func deviceArrived() {
+        queue.async { [self] in if lostReason != nil { attach() } }
+    }
+
+    /// Ends the branch for the end of the recording, from downstream of the source (which may be gone).
+    func endOfStream() {
+        stopping.withValue { $0 = true }
+        _ = try? pipeline[kept.end]?.staticPad("sink").sendEndOfStream()
+    }
+
+    /// Stops the timer; the pipeline's teardown takes the elements.
+    func stop() {
+        stopping.withValue { $0 = true }
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+            report = nil
+        }
+    }
+
+    // MARK: on the queue
+
+    private func tick() {
+        guard !stopping.value else { return }
+        if lostReason == nil {
+            let silence = ContinuousClock.now - lastArrival.value
+            if silence >= timeout { lose(.silent(silence)) }
+        } else if source == nil, ContinuousClock.now - lastAttempt >= .seconds(1) {
+            attach()
+        }
+    }
+
+    private func lose(_ reason: InterruptionReason) {
+        guard lostReason == nil, !stopping.value else { return }
+        lostReason = reason
+        awaitingReturn.withValue { $0 = true }
+        showSlate()
+        report?(.lost(reason))
+    }
+
+    /// The source's first frame after a loss: the camera takes its place back from the slate.
+    private func frameReturned() {
+        guard lostReason != nil, source != nil, !stopping.value else { return }
+        if let slate, let selector = kept.selector.flatMap({ pipeline[$0] }), let pad = try? selector.staticPad("sink_0") {
+            slate.remove(showing: pad)
+        }
+        slate = nil
+        lostReason = nil
+        report?(.back)
+    }
+
+    private func showSlate() {
+        guard slate == nil, let selector = kept.selector.flatMap({ pipeline[$0] }), let picture = lastPicture.value else { return }
+        // Without a slate the compositor repeats the camera's last frame: still a picture, only not marked.
+        slate = try? Slate(picture: picture, label: input.label, lostAt: Date(), selector: selector, pipeline: pipeline, prefix: selector.name)
+    }
+
+    /// A new source made from the plan's node, linked where the old one was and brought to the pipeline's
+    /// state. A device that cannot be opened yet fails here, and the next tick tries again.
+    private func attach() {
+        guard source == nil, !stopping.value else { return }
+        lastAttempt = .now
+        var properties = node.properties
+        if case .v4l2 = input.device.source {
+            // The camera's stable link (by-id, by-path) says which node it has now: a camera plugged back
+            // while its old node is still held somewhere comes back under another number.
+            guard let node = Self.currentNode(of: input.device) else { return }
+            properties = properties.map { $0.0 == "device" ? ("device", .string(node)) : $0 }
+        }
+        attempts += 1
+        let name = "\(kept.source.name)-\(attempts)"
+        names.withValue { _ = $0.insert(name) }
+        do {
+            let element = try node.factory.make(name: name)
+            for (property, value) in properties { try element.set(property, value) }
+            try pipeline.add(element)
+            source = element
+            try watch(element)
+            guard let next = pipeline[kept.next] else { throw GStreamerError.timeout("no \(kept.next.name)") }
+            try element.staticPad("src").link(to: try next.staticPad("sink"))
+            if !element.syncStateWithParent() { takeOutSource() }
+        } catch {
+            takeOutSource()
+        }
+    }
+
+    /// The V4L2 node a camera has now, through its stable link when it has one; nil while it is absent.
+    static func currentNode(of device: CaptureDevice) -> String? {
+        guard let node = device.node else { return nil }
+        // An id made unique by pipcam (two cameras behind one by-path link) is no link: the node stands.
+        let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: device.id)) != nil
+        let resolved = isLink ? URL(fileURLWithPath: device.id).resolvingSymlinksInPath().path : node
+        return FileManager.default.fileExists(atPath: resolved) && resolved.hasPrefix("/dev/video") ? resolved : nil
+    }
+
+    /// Takes the source out of the pipeline: stopped (which closes the device), unlinked and removed.
+    private func takeOutSource() {
+        guard let element = source else { return }
+        source = nil
+        _ = try? element.setState(.null)
+        if let pad = try? element.staticPad("src"), let peer = pad.peer { pad.unlink(from: peer) }
+        pipeline.remove(element)
+    }
+
+    /// Holds the source's end-of-stream, and notes each frame's arrival (the first after a loss brings
+    /// the camera back).
+    private func watch(_ element: Element) throws {
+        let pad = try element.staticPad("src")
+        pad.holdEndOfStream()
+        pad.addBufferProbe { [weak self, lastArrival, awaitingReturn] _ in
+            lastArrival.withValue { $0 = .now }
+            if awaitingReturn.withValue({ waiting in defer { waiting = false }; return waiting }), let keeper = self {
+                keeper.queue.async { keeper.frameReturned() }
+            }
+            return .pass
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import CGStreamer
+import Foundation
+import Locking
+
+/// What it takes to swap one part of a running pipeline for another (a camera that went away for a
+/// picture that says so, then for the camera again) without the rest of the pipeline noticing.
+extension Pad {
+    /// Keeps end-of-stream from leaving this source pad. A live source that fails sends it as it stops;
+    /// past this pad it would end the branch for good (an aggregator's pad stays ended), where the
+    /// recording wants the branch to wait for the device's return. Ending a recording sends its own
+    /// end-of-stream further downstream, so nothing else needs this one.
+    @discardableResult
+    public func holdEndOfStream() -> UInt {
+        UInt(gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, _ in
+            guard let info, pc_probe_info_is_eos(info) != 0 else { return GST_PAD_PROBE_OK }
+            return GST_PAD_PROBE_DROP
+        }, nil, nil))
+    }
+
+    /// Hands `keep` a copy of the picture passing this pad at most once every `interval`: the pixels are
+    /// copied, so the picture outlives its device. A picture a second costs a copy a second, where
+    /// holding on to the device's own buffer would take one of the few it captures into.
+    @discardableResult
+    public func copyPictures(every interval: Duration, _ keep: @escaping @Sendable (Sample) -> Void) -> UInt {
+        let box = Unmanaged.passRetained(CopyBox(interval: interval, keep: keep)).toOpaque()
+        return UInt(gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
+            guard let pad, let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
+            let box = Unmanaged<CopyBox>.fromOpaque(data).takeUnretainedValue()
+            guard box.isDue(), let sample = pc_sample_copied_from_pad(pad, buffer) else { return GST_PAD_PROBE_OK }
+            box.keep(Sample(adopting: sample))
+            return GST_PAD_PROBE_OK
+        }, box) { data in
+            if let data { Unmanaged<CopyBox>.fromOpaque(data).release() }
+        })
+    }
+}
+
+private final class CopyBox: @unchecked Sendable {
+    let interval: Duration
+    let keep: @Sendable (Sample) -> Void
+    private let last = Locked<ContinuousClock.Instant?>(nil)
+
+    init(interval: Duration, keep: @escaping @Sendable (Sample) -> Void) {
+        self.interval = interval
+        self.keep = keep
+    }
+
+    func isDue() -> Bool {
+        let now = ContinuousClock.now
+        return last.withValue { last in
+            guard last.map({ now - $0 >= interval }) ?? true else { return false }
+            last = now
+            return true
+        }
+    }
+}
+
+extension Element {
+    /// Brings an element added to a running bin to the bin's state (and clock). False when it could not
+    /// get there: a device that cannot be opened, for instance; the element has posted why on the bus.
+    @discardableResult
+    public func syncStateWithParent() -> Bool {
+        gst_element_sync_state_with_parent(element) != 0
+    }
+
+    /// For an input-selector: the sink pad whose stream it passes on from now.
+    public func select(_ pad: Pad) {
+        pc_select_pad(element, pad.pad)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import PipcamTestSupport
+import XCTest
+
+/// A camera or microphone that drops out while recording, on real kernel drivers (`make test-devices`):
+/// the recording goes on in the same file, the camera's place shows a slate, and the device comes back
+/// by itself. The second camera is plain red, so its place (the inset, bottom right of a 640x360
+/// picture) is bright when live and dark when the dimmed slate shows.
+final class DeviceLossTests: XCTestCase {
+    /// The inset of a 640x360 picture (`--preset low`), inside its edges.
+    private static let inset = (x: 440, y: 244, width: 170, height: 88)
+    /// A part of the main camera's picture the inset never covers.
+    private static let main = (x: 0, y: 0, width: 400, height: 200)
+
+    /// Records `seconds` with both cameras, runs `disturb` once the recording has run ~2 s, and returns the
+    /// log, the events and the exit status.
+    private func record(_ name: String, seconds: Int, disturb: [String], extra: String = "", alsa: String = "off",
+                        setUp: [String] = [], description: String? = nil) throws -> (folder: String, log: String, events: [[String: Any]], status: String) {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["PIPCAM_DEVICE_TESTS"] == "1",
+                          "device tests run with `make test-devices` (PIPCAM_DEVICE_TESTS=1)")
+        let folder = try Paths.scratch(name)
+        var extra = extra
+        if let description {
+            try description.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
+            extra += " --pipeline \(folder)/session.yaml"
+        }
+        let script = setUp + [
+            "v4l2-ctl -d /dev/video0 -c test_pattern=0 -c osd_text_mode=2 && v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2",
+            "\(Paths.pipcam) record \(folder)/out.mkv --preset low --duration \(seconds) --events \(folder)/events.jsonl \(extra) > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
+            // Waits until the recording has run two seconds (its first pressure sample is at about one).
+            "until [ \"$(cat \(folder)/events.jsonl 2>/dev/null | grep -c pressure)\" -ge 2 ]; do sleep 0.1; done",
+        ] + disturb + [
+            "status=0; wait $pid || status=$?",
+            "echo $status > \(folder)/status.txt",
+        ]
+        let result = try Command.run(["\(Paths.repository)/scripts/with-devices", "--timeout", "200", "--rw", folder, "--alsa", alsa, "--",
+                                      "sh", "-c", "set -e; " + script.joined(separator: "\n")], directory: Paths.repository)
+        if result.status == 77 { throw XCTSkip("the VM with real devices could not boot: \(result.error)") }
+        let log = ((try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)) ?? "")
+        XCTAssertEqual(result.status, 0, result.error + log)
+        let events = try StrictJSON.parseLines((try? String(contentsOfFile: "\(folder)/events.jsonl", encoding: .utf8)) ?? "")
+            .compactMap { $0 as? [String: Any] }.filter { ($0["event"] as? String)?.hasPrefix("interrupt") == true }
+        let status = ((try? String(contentsOfFile: "\(folder)/status.txt", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return (folder, log, events, status)
+    }
+
+    /// The loss and return of one input, from the events file, in recording seconds.
+    private func interruption(of input: String, in events: [[String: Any]]) throws -> (from: Double, to: Double, reason: String) {
+        let lost = try XCTUnwrap(events.first { $0["event"] as? String == "interrupted" && ($0["input"] as? String)?.hasSuffix(input) == true }, "\(events)")
+        let back = try XCTUnwrap(events.first { $0["event"] as? String == "interruption-ended" && ($0["input"] as? String)?.hasSuffix(input) == true }, "\(events)")
+        return (try XCTUnwrap(lost["time"] as? Double), try XCTUnwrap(back["time"] as? Double), lost["reason"] as? String ?? "")
+    }
+
+    /// One file of the asked length that decodes cleanly, with pictures at a steady pace throughout. A
+    /// machine that cannot encode in real time drops pictures (the emulated VM does, under load): each
+    /// missing picture must be one the summary counts as dropped.
+    private func assertWholeFile(_ path: String, seconds: Double, log: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let frameTime = 1.0 / 15
+        let dropped = log.range(of: #"[0-9]+ pictures dropped"#, options: .regularExpression).flatMap { Int(log[$0].split(separator: " ")[0]) } ?? 0
+        let duration = try XCTUnwrap(try MediaProbe(path: path).duration, "the file was finalized: \(log)", file: file, line: line)
+        XCTAssertLessThanOrEqual(abs(duration - seconds), frameTime * (1.5 + Double(dropped)), "one file as long as the recording: \(log)", file: file, line: line)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: path), "", file: file, line: line)
+        let times = try MediaProbe.videoFrameTimes(path: path)
+        let missing = zip(times, times.dropFirst()).map { Int((($1 - $0) / frameTime).rounded()) - 1 }.reduce(0, +)
+        XCTAssertLessThanOrEqual(missing, dropped, "every gap in the picture's times is a picture counted as dropped: \(log)", file: file, line: line)
+    }
+
+    /// Frames whose inset is the slate (dimmed well below the live camera), as times.
+    private func slateTimes(_ path: String) throws -> (slate: [Double], liveLuma: Double) {
+        let inset = try RegionLuma.series(path: path, x: Self.inset.x, y: Self.inset.y, width: Self.inset.width, height: Self.inset.height)
+        let live = inset.map(\.luma).sorted()[inset.count * 3 / 4]
+        return (inset.filter { $0.luma < live - 25 }.map(\.time), live)
+    }
+
+    private func assertSlateShown(in path: String, from lost: Double, to back: Double, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (slate, live) = try slateTimes(path)
+        let first = try XCTUnwrap(slate.first, "the slate shows (live inset luma \(live))", file: file, line: line)
+        let last = try XCTUnwrap(slate.last, file: file, line: line)
+        XCTAssertLessThanOrEqual(first - lost, 0.5, "the slate shows within 0.5 s of the loss at \(lost)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(first, lost - 0.2, "no slate before the loss", file: file, line: line)
+        XCTAssertLessThanOrEqual(abs(last - back), 0.5, "the camera is back when the return is reported at \(back)", file: file, line: line)
+        let main = try RegionLuma.series(path: path, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height).map(\.luma)
+        XCTAssertLessThan((main.max() ?? 0) - (main.min() ?? 0), 8, "the other camera's picture never changes", file: file, line: line)
+    }
+
+    /// vivid's `disconnect` makes the camera fail as an unplugged one; it reconnects once every handle to it
+    /// is closed, so the script holds one for two seconds to keep it away.
+    func testACameraThatDisconnectsShowsASlateAndComesBack() throws {
+        let run = try record("vm-loss-disconnect", seconds: 12, disturb: [
+            "exec 3</dev/video1", "v4l2-ctl -d /dev/video1 -c disconnect=1", "sleep 2", "exec 3<&-",
+        ])
+        XCTAssertEqual(run.status, "0", "the recording ends as asked, not by the loss: \(run.log)")
+        try assertWholeFile("\(run.folder)/out.mkv", seconds: 12, log: run.log)
+        let gap = try interruption(of: "vivid-001", in: run.events)
+        XCTAssertEqual(gap.reason, "failed")
+        XCTAssertLessThanOrEqual(gap.to - gap.from, 2 + 2 + 0.5, "back within 2 s of the device's return: \(run.events)")
+        try assertSlateShown(in: "\(run.folder)/out.mkv", from: gap.from, to: gap.to)
+        XCTAssertTrue(run.log.contains("vivid-001 was away from"), "the summary lists the interruption: \(run.log)")
+        XCTAssertEqual(run.events.count, 2, "one loss and one return: \(run.events)")
+    }
+
+    /// A camera that stops delivering frames without an error (vivid dropping every buffer) counts as lost
+    /// after the timeout, and is back with its first frame.
+    func testAFrozenCameraShowsASlateAfterTheTimeoutAndComesBack() throws {
+        let run = try record("vm-loss-frozen", seconds: 12, disturb: [
+            "v4l2-ctl -d /dev/video1 -c percentage_of_dropped_buffers=100", "sleep 4", "v4l2-ctl -d /dev/video1 -c percentage_of_dropped_buffers=0",
+        ], extra: "--device-timeout 1.5")
+        XCTAssertEqual(run.status, "0", run.log)
+        try assertWholeFile("\(run.folder)/out.mkv", seconds: 12, log: run.log)
+        let gap = try interruption(of: "vivid-001", in: run.events)
+        XCTAssertEqual(gap.reason, "silent")
+        XCTAssertLessThanOrEqual(gap.to - gap.from, 4, "back with the frames: \(run.events)")
+        try assertSlateShown(in: "\(run.folder)/out.mkv", from: gap.from, to: gap.to)
+    }
+
+    /// Unbinding vivid's driver takes both cameras away at once, as pulling a USB hub would; both come back
+    /// when it is bound again.
+    func testBothCamerasUnboundAndBoundAgainComeBack() throws {
+        let run = try record("vm-loss-unbind", seconds: 12, disturb: [
+            "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind", "sleep 2", "echo vivid.0 > /sys/bus/platform/drivers/vivid/bind",
+            // The driver comes back with its defaults: the second camera red again.
+            "n=0; until v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2 2>/dev/null; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            "v4l2-ctl -d /dev/video0 -c osd_text_mode=2",
+        ])
+        XCTAssertEqual(run.status, "0", run.log)
+        try assertWholeFile("\(run.folder)/out.mkv", seconds: 12, log: run.log)
+        for camera in ["vivid-000", "vivid-001"] {
+            let gap = try interruption(of: camera, in: run.events)
+            XCTAssertLessThan(gap.to - gap.from, 2 + 2 + 1, "\(camera) is back within 2 s of the driver: \(run.events)")
+        }
+    }
+
+    /// Plays a tone into one side of a loopback card; the other side's microphone hears it. At a higher
+    /// priority than pipcam, which stands for the world outside the machine.
+    private static func tone(_ frequency: Int, into device: String) -> String {
+        "nice -n -15 gst-launch-1.0 -q audiotestsrc is-live=true freq=\(frequency) volume=0.5 ! audioconvert ! "
+            + "audio/x-raw,format=S16LE,rate=48000,channels=2 ! alsasink device=\(device) sync=true >/dev/null 2>&1 &"
+    }
+
+    /// Two loopback cards, one microphone on each: unbinding the first card takes its microphone away
+    /// (and its tone's player with it); bound again, the card is back with a new player. The first
+    /// microphone's track is silent between, its tone before and after; the other track hears its tone
+    /// throughout, and the picture never changes.
+    func testAMicrophoneWhoseCardGoesAwayIsSilentThenHeardAgain() throws {
+        let waitPlaying = { (card: String) in "until grep -qs RUNNING /proc/asound/\(card)/pcm1p/sub0/status; do sleep 0.1; done" }
+        let run = try record("vm-loss-microphone", seconds: 14, disturb: [
+            "echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/unbind", "sleep 2",
+            "echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/bind",
+            "n=0; until [ -e /proc/asound/LoopA ]; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            Self.tone(440, into: "hw:LoopA,1,0"), waitPlaying("LoopA"),
+        ], alsa: "snd-aloop enable=1,1 index=0,1 id=LoopA,LoopB", setUp: [
+            Self.tone(440, into: "hw:LoopA,1,0"), Self.tone(880, into: "hw:LoopB,1,0"), waitPlaying("LoopA"), waitPlaying("LoopB"),
+        ], description: """
+            cameras:
+              - name: front
+                device: /dev/video0
+              - name: side
+                device: /dev/video1
+            microphones:
+              - name: voice
+                device: hw:LoopA,0
+              - name: room
+                device: hw:LoopB,0
+            """)
+        let file = "\(run.folder)/out.mkv"
+        XCTAssertEqual(run.status, "0", run.log)
+        try assertWholeFile(file, seconds: 14, log: run.log)
+        let gap = try interruption(of: "voice", in: run.events)
+        XCTAssertFalse(run.events.contains { ($0["input"] as? String) != "voice" }, "only the microphone was away: \(run.events)")
+
+        let voice = try ToneProbe.tenths(path: file, stream: 1)
+        let heard = { (part: ArraySlice<(time: Double, level: Double, frequency: Double)>) in
+            part.filter { $0.level > 1000 && abs($0.frequency - 440) < 20 }.count
+        }
+        XCTAssertGreaterThan(heard(voice.filter { $0.time < gap.from - 0.3 }[...]), 3, "the voice's tone before the loss")
+        XCTAssertGreaterThan(heard(voice.filter { $0.time > gap.to + 0.5 }[...]), 3, "the voice's tone after its return at \(gap.to)")
+        let away = voice.filter { $0.time > gap.from + 0.6 && $0.time < gap.to - 0.6 }
+        XCTAssertFalse(away.isEmpty, "the voice was away for a while: \(gap)")
+        XCTAssertTrue(away.allSatisfy { $0.level < 100 }, "silence while the card is away: \(away.map(\.level))")
+        let room = try ToneProbe.tenths(path: file, stream: 2)
+        XCTAssertGreaterThan(room.filter { $0.time > gap.from && $0.time < gap.to && $0.level > 1000 && abs($0.frequency - 880) < 20 }.count, 3,
+                             "the other microphone is heard while the first is away")
+        let main = try RegionLuma.series(path: file, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height).map(\.luma)
+        XCTAssertLessThan((main.max() ?? 0) - (main.min() ?? 0), 8, "the picture never changes")
+    }
+}
