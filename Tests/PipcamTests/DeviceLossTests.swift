@@ -28,7 +28,7 @@ final class DeviceLossTests: XCTestCase {
             "v4l2-ctl -d /dev/video0 -c test_pattern=0 -c osd_text_mode=2 && v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2",
             "\(Paths.pipcam) record \(folder)/out.mkv --preset low --duration \(seconds) --events \(folder)/events.jsonl \(extra) > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
             // Waits until the recording has run two seconds (its first pressure sample is at about one).
-            "until [ \"$(cat \(folder)/events.jsonl 2>/dev/null | grep -c pressure)\" -ge 2 ]; do sleep 0.1; done",
+            "until [ \"$(cat \(folder)/events.jsonl 2>/dev/null | grep -c pressure)\" -ge 2 ]; do kill -0 $pid; sleep 0.1; done",
         ] + disturb + [
             "status=0; wait $pid || status=$?",
             "echo $status > \(folder)/status.txt",
@@ -54,8 +54,8 @@ final class DeviceLossTests: XCTestCase {
     /// One file of the asked length that decodes cleanly, with pictures at a steady pace throughout. A
     /// machine that cannot encode in real time drops pictures (the emulated VM does, under load): each
     /// missing picture must be one the summary counts as dropped.
-    private func assertWholeFile(_ path: String, seconds: Double, log: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let frameTime = 1.0 / 15
+    private func assertWholeFile(_ path: String, seconds: Double, rate: Double = 15, log: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let frameTime = 1.0 / rate
         let dropped = log.range(of: #"[0-9]+ pictures dropped"#, options: .regularExpression).flatMap { Int(log[$0].split(separator: " ")[0]) } ?? 0
         let duration = try XCTUnwrap(try MediaProbe(path: path).duration, "the file was finalized: \(log)", file: file, line: line)
         XCTAssertLessThanOrEqual(abs(duration - seconds), frameTime * (1.5 + Double(dropped)), "one file as long as the recording: \(log)", file: file, line: line)
@@ -140,31 +140,32 @@ final class DeviceLossTests: XCTestCase {
     /// Two loopback cards, one microphone on each: unbinding the first card takes its microphone away
     /// (and its tone's player with it); bound again, the card is back with a new player. The first
     /// microphone's track is silent between, its tone before and after; the other track hears its tone
-    /// throughout, and the picture never changes.
+    /// meanwhile, and the picture never changes. One camera at 5 pictures a second: under emulation, sound
+    /// cards deliver in starved bursts when the machine is busy encoding.
     func testAMicrophoneWhoseCardGoesAwayIsSilentThenHeardAgain() throws {
         let waitPlaying = { (card: String) in "until grep -qs RUNNING /proc/asound/\(card)/pcm1p/sub0/status; do sleep 0.1; done" }
         let run = try record("vm-loss-microphone", seconds: 14, disturb: [
             "echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/unbind", "sleep 2",
             "echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/bind",
-            "n=0; until [ -e /proc/asound/LoopA ]; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
-            Self.tone(440, into: "hw:LoopA,1,0"), waitPlaying("LoopA"),
+            // The player is started again until it plays: the card takes a moment to be usable.
+            "n=0; until grep -qs RUNNING /proc/asound/LoopA/pcm1p/sub0/status; do n=$((n+1)); [ $n -le 20 ]; "
+                + Self.tone(440, into: "hw:LoopA,1,0") + " sleep 0.5; done",
         ], alsa: "snd-aloop enable=1,1 index=0,1 id=LoopA,LoopB", setUp: [
             Self.tone(440, into: "hw:LoopA,1,0"), Self.tone(880, into: "hw:LoopB,1,0"), waitPlaying("LoopA"), waitPlaying("LoopB"),
         ], description: """
+            frame-rate: 5
             cameras:
               - name: front
                 device: /dev/video0
-              - name: side
-                device: /dev/video1
             microphones:
               - name: voice
-                device: hw:LoopA,0
+                device: alsa:LoopA,0
               - name: room
-                device: hw:LoopB,0
+                device: alsa:LoopB,0
             """)
         let file = "\(run.folder)/out.mkv"
         XCTAssertEqual(run.status, "0", run.log)
-        try assertWholeFile(file, seconds: 14, log: run.log)
+        try assertWholeFile(file, seconds: 14, rate: 5, log: run.log)
         let gap = try interruption(of: "voice", in: run.events)
         XCTAssertFalse(run.events.contains { ($0["input"] as? String) != "voice" }, "only the microphone was away: \(run.events)")
 

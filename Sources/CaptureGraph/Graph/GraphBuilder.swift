@@ -467,15 +467,20 @@ struct GraphBuilder {
         default:
             source = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
         }
-        let convert = plan.add("\(prefix)-convert", .audioconvert)
+        var chain = [source]
         if keepsDevices, input.device.isSoundDevice {
-            plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), next: ElementHandle(convert),
-                                          selector: nil, end: ElementHandle(convert)))
+            // A card that comes back is asked for the format it had: the keeper fixes this filter's caps
+            // to it when the card goes (a loopback card, for one, pairs its sides by the first to open).
+            let format = plan.add("\(prefix)-format", .capsfilter)
+            chain.append(format)
+            plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), next: ElementHandle(format),
+                                          selector: nil, end: ElementHandle(format)))
         }
+        let convert = plan.add("\(prefix)-convert", .audioconvert)
         let resample = plan.add("\(prefix)-resample", .audioresample)
         let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 1)))])
         let queue = plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: 50))
-        plan.chain([source, convert, resample, caps, queue])
+        plan.chain(chain + [convert, resample, caps, queue])
         return queue
     }
 

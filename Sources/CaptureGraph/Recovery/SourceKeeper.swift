@@ -206,6 +206,10 @@ final class SourceKeeper: @unchecked Sendable {
     private func takeOutSource() {
         guard let element = source else { return }
         source = nil
+        if kept.selector == nil, let caps = (try? element.staticPad("src"))?.currentCaps, let format = pipeline[kept.next] {
+            // A microphone comes back in the format it had (a camera's caps filter states its mode already).
+            try? format.set("caps", caps)
+        }
         _ = try? element.setState(.null)
         if let pad = try? element.staticPad("src"), let peer = pad.peer { pad.unlink(from: peer) }
         pipeline.remove(element)
