@@ -58,7 +58,9 @@ struct SessionOptions: ParsableArguments {
     /// has read it already; `standInsAlways` checks a description's graph on a machine without its devices.
     func configuration(outputPath: String?, loaded: PipelineDescription? = nil, standInsAlways: Bool = false) throws -> SessionConfiguration {
         var configuration: SessionConfiguration
-        if let description = try loaded ?? description() {
+        if var description = try loaded ?? description() {
+            // The command line's policy decides what an absent optional camera becomes, so it applies first.
+            if let onDeviceLoss { description.deviceLoss.action = onDeviceLoss }
             let notes: [String]
             (configuration, notes) = try SessionLoading.configuration(description, outputPath: outputPath ?? description.outputPath ?? SessionOptions.defaultOutput,
                                                                       standIns: standIns || standInsAlways)

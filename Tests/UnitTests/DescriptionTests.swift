@@ -63,8 +63,23 @@ final class DescriptionTests: XCTestCase {
         XCTAssertEqual(configuration.inputs.map(\.device.source), [.v4l2(path: "/dev/video9"), .v4l2(path: "/dev/video8")])
     }
 
-    func testAnAbsentOptionalMainCameraLeavesTheFirstFullFrame() throws {
+    /// An absent optional camera waits in its place for the recording to take it when it is plugged in.
+    func testAnAbsentOptionalCameraWaitsInItsPlace() throws {
         let text = "cameras:\n  - name: a\n    synthetic: smpte\n  - name: b\n    device: /dev/video7\n    optional: true\nlayout:\n  main: b\n"
+        let (configuration, notes) = try PipelineDescription.parse(text, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.inputs.map(\.id), ["a", "b"])
+        XCTAssertEqual(configuration.inputs.map(\.isOptional), [false, true])
+        XCTAssertEqual(configuration.layout.mainInputID, "b")
+        XCTAssertEqual(notes, ["b: /dev/video7 is not present; it joins the recording when it is plugged in"])
+        let plan = try configuration.graphPlan()
+        XCTAssertEqual(plan.keptSources.map(\.startsDetached), [true])
+        XCTAssertNil(plan.node("cam1-src"), "the graph starts without the camera's source")
+        XCTAssertNotNil(plan.node("cam1-wait-src"), "its place shows it is waited for")
+    }
+
+    /// When a lost device ends the recording, an absent optional camera is left out.
+    func testAnAbsentOptionalMainCameraLeavesTheFirstFullFrameWhenLossStops() throws {
+        let text = "on-device-loss: stop\ncameras:\n  - name: a\n    synthetic: smpte\n  - name: b\n    device: /dev/video7\n    optional: true\nlayout:\n  main: b\n"
         let (configuration, notes) = try PipelineDescription.parse(text, file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
         XCTAssertEqual(configuration.inputs.map(\.id), ["a"])
         XCTAssertNil(configuration.layout.mainInputID)

@@ -342,11 +342,11 @@ struct GraphBuilder {
         let queue = "\(prefix)-queue"
         switch input.device.source {
         case .v4l2(let path):
-            addDeviceCamera(plan.add("\(prefix)-src", .v4l2src, [("device", .string(path))]), mode: mode, prefix: prefix, queue: queue)
+            addDeviceCamera(input, .v4l2src, [("device", .string(path))], mode: mode, prefix: prefix, queue: queue)
         case .pipewire(let target, _):
             // PipeWire negotiates nothing by itself: the caps filter's fixed mode (format included) is
             // what it is asked for, the mode the camera already streams in for the other program.
-            addDeviceCamera(plan.add("\(prefix)-src", .pipewiresrc, [("target-object", .string(target))]), mode: mode, prefix: prefix, queue: queue)
+            addDeviceCamera(input, .pipewiresrc, [("target-object", .string(target))], mode: mode, prefix: prefix, queue: queue)
         case .testPattern(let pattern, let label, let moving):
             var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
             if moving && ["smpte", "smpte75", "bar", "colors", "gradient"].contains(pattern) {
@@ -421,21 +421,48 @@ struct GraphBuilder {
     /// A real camera's source: asked for its mode exactly, decoded when the mode is MJPEG. When the
     /// recording goes on through a loss, a switch before the capture queue lets a slate stand in for
     /// the camera's frames (see `SourceKeeper`).
-    private mutating func addDeviceCamera(_ source: String, mode: CaptureMode, prefix: String, queue: String) {
-        let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps()))])
-        var chain = [source, caps]
+    ///
+    /// An optional camera starts without its source: the keeper opens it once the graph plays, and again
+    /// each second while it is absent or another program holds it. Its slate and its frames then differ in
+    /// format, so both are made into the mode's picture after the switch; one whose modes are not known
+    /// (absent when the session was made) is asked only for the rate.
+    private mutating func addDeviceCamera(_ input: DeviceInput, _ factory: ElementFactory, _ properties: [(String, PropertyValue)],
+                                          mode: CaptureMode, prefix: String, queue: String) {
+        let source = "\(prefix)-src"
+        let detached = keepsDevices && input.isOptional
+        let asked = detached && input.device.formats.isEmpty ? CapsBuilder(.rawVideo).set("framerate", Fraction(rate: mode.frameRate)).caps : mode.caps()
+        let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(asked))])
+        var chain = detached ? [caps] : [plan.add(source, factory, properties), caps]
         if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-        guard keepsDevices, let input = plan.branchInput else {
+        guard keepsDevices else {
             plan.chain(chain + [addCaptureQueue(queue)])
             return
         }
         plan.chain(chain)
         // Pictures of an input that is not shown are dropped at once rather than held back for the shown one.
         let selector = plan.add("\(prefix)-switch", .inputSelector, [("sync-streams", .bool(false))])
-        plan.link(chain.last!, to: selector, "sink_0")
-        plan.link(selector, to: addCaptureQueue(queue))
-        plan.keptSources.append(.init(inputID: input, source: ElementHandle(source), next: ElementHandle(caps),
-                                      selector: ElementHandle(selector), end: ElementHandle(queue)))
+        var after = [selector]
+        var waiting: [String] = []
+        if detached {
+            let picture = GraphCaps.picture(width: mode.width, height: mode.height, frameRate: mode.frameRate)
+            after += [plan.add("\(prefix)-fit-convert", .videoconvert), plan.add("\(prefix)-fit-scale", .videoscale),
+                      plan.add("\(prefix)-fit-caps", .capsfilter, [("caps", .caps(picture))])]
+            // Until the camera's first frame: black with its name. Live from the start, it also gives the
+            // branch the latency the compositor asks every input for (the camera's side has no source yet).
+            waiting = [plan.add("\(prefix)-wait-src", .videotestsrc, [("is-live", .bool(true)), ("pattern", .string("black"))]),
+                       plan.add("\(prefix)-wait-caps", .capsfilter, [("caps", .caps(picture))]),
+                       plan.add("\(prefix)-wait-text", .textoverlay, Slate.textProperties("\(input.label)\nwaiting for the camera…", height: mode.height))]
+            plan.chain(waiting)
+            plan.link(waiting.last!, to: selector, "sink_0")
+        }
+        // An optional camera's frames are linked into the switch when the camera is first opened: an input
+        // with nothing upstream would fail the latency query the switch answers for all its inputs, and the
+        // compositor would no longer run live.
+        if !detached { plan.link(chain.last!, to: selector, "sink_0") }
+        plan.chain(after + [addCaptureQueue(queue)])
+        plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), factory: factory, properties: properties,
+                                      next: ElementHandle(caps), selector: ElementHandle(selector), frames: ElementHandle(chain.last!),
+                                      end: ElementHandle(queue), startsDetached: detached, placeholder: waiting.map { ElementHandle($0) }))
     }
 
     /// Whether the recording goes on through a device's loss: its sources are kept (`SourceKeeper`).
@@ -473,8 +500,9 @@ struct GraphBuilder {
             // to it when the card goes (a loopback card, for one, pairs its sides by the first to open).
             let format = plan.add("\(prefix)-format", .capsfilter)
             chain.append(format)
-            plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), next: ElementHandle(format),
-                                          selector: nil, end: ElementHandle(format)))
+            let node = plan.node(source)!
+            plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), factory: node.factory, properties: node.properties,
+                                          next: ElementHandle(format), selector: nil, end: ElementHandle(format)))
         }
         let convert = plan.add("\(prefix)-convert", .audioconvert)
         let resample = plan.add("\(prefix)-resample", .audioresample)

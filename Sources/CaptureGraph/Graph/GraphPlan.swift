@@ -46,13 +46,23 @@ public struct GraphPlan: Sendable {
     /// taken out when the device fails or leaves, made again from its node when the device is back.
     public struct KeptSource: Sendable {
         public let inputID: String
+        /// The source's name, and what a new one is made of.
         public let source: ElementHandle<Element>
+        public let factory: ElementFactory
+        public let properties: [(String, PropertyValue)]
         /// The element the source feeds: a new source is linked to its sink pad.
         public let next: ElementHandle<Element>
-        /// A camera's switch between its frames (`sink_0`) and the slate that stands in for them.
+        /// A camera's switch between its frames (from `frames`, into its first input unless the camera
+        /// starts detached) and the slate that stands in for them.
         public let selector: ElementHandle<Element>?
+        public var frames: ElementHandle<Element>?
         /// Where the recording's end-of-stream goes in (its sink pad), whether a source is there or not.
         public let end: ElementHandle<Element>
+        /// An optional camera: the graph starts without its source, which the keeper opens once it plays.
+        public var startsDetached = false
+        /// What a detached camera's place shows until its first frame (no last picture to dim yet): the
+        /// elements, in order, into the switch's `sink_0`.
+        public var placeholder: [ElementHandle<Element>] = []
     }
 
     public private(set) var nodes: [Node] = []

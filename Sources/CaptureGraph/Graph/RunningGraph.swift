@@ -109,7 +109,7 @@ package final class RunningGraph: @unchecked Sendable {
         if let preview = configuration.previewOutput { try watchKeys(of: preview) }
         keepers = try plan.keptSources.compactMap { kept in
             guard let input = configuration.input(kept.inputID) else { return nil }
-            return try SourceKeeper(kept, plan: plan, input: input, pipeline: pipeline, timeout: configuration.deviceLoss.silenceTimeout)
+            return try SourceKeeper(kept, input: input, pipeline: pipeline, timeout: configuration.deviceLoss.silenceTimeout)
         }
     }
 

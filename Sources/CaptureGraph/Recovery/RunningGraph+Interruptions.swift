@@ -10,12 +10,11 @@ extension RunningGraph {
             let inputID = keeper.kept.inputID
             keeper.activate { [weak self] change in
                 guard let self else { return }
-                let now = elapsed
                 switch change {
-                case .lost(let reason):
+                case .lost(let reason, let now):
                     interruptions.withValue { $0.append(Interruption(inputID: inputID, reason: reason, from: now)) }
                     onEvent(.interrupted(input: inputID, reason: reason, at: now))
-                case .back:
+                case .back(let now):
                     interruptions.withValue { list in
                         if let open = list.lastIndex(where: { $0.inputID == inputID && $0.to == nil }) { list[open].to = now }
                     }

@@ -18,12 +18,13 @@ import Locking
 /// Every change of the pipeline happens on one serial queue, never on a streaming thread.
 final class SourceKeeper: @unchecked Sendable {
     enum Change: Sendable {
-        case lost(InterruptionReason)
-        case back
+        /// Lost at this running time: when pipcam learned of it (the error or the departure arrived, or
+        /// the silence reached the timeout), which is before the slate is up.
+        case lost(InterruptionReason, at: Duration)
+        case back(at: Duration)
     }
 
     let kept: GraphPlan.KeptSource
-    private let node: GraphPlan.Node
     private let input: DeviceInput
     private let pipeline: Pipeline
     private let timeout: Duration
@@ -37,6 +38,8 @@ final class SourceKeeper: @unchecked Sendable {
     private var lastAttempt = ContinuousClock.now
     private var lostReason: InterruptionReason?
     private var slate: Slate?
+    /// The switch's input the camera's frames come in by (nil until an optional camera is first opened).
+    private var cameraPad: Pad?
 
     // Touched from streaming threads too.
     /// Every source element this keeper made: an error from any of them is the device's, not the recording's.
@@ -47,30 +50,27 @@ final class SourceKeeper: @unchecked Sendable {
     private let stopping = Locked(false)
 
     /// Takes over the source the pipeline was built with: its end-of-stream is held from now on.
-    init(_ kept: GraphPlan.KeptSource, plan: GraphPlan, input: DeviceInput, pipeline: Pipeline, timeout: Duration) throws {
-        guard let node = plan.node(kept.source.name) else { throw CaptureError.invalidConfiguration("no element \(kept.source.name) in the plan") }
+    init(_ kept: GraphPlan.KeptSource, input: DeviceInput, pipeline: Pipeline, timeout: Duration) throws {
+        // A first slate would load plugins and fonts, seconds on a slow machine (and a loaded one would
+        // wait for them while a slate is due): loaded before the recording starts, it goes up at once.
+        if kept.selector != nil { Slate.prepare() }
         self.kept = kept
-        self.node = node
         self.input = input
         self.pipeline = pipeline
         self.timeout = timeout
         names = Locked([kept.source.name])
         queue = DispatchQueue(label: "pipcam.keeper.\(kept.inputID)")
         if let element = pipeline[kept.source] { try watch(element) }
-        if let selector = kept.selector.flatMap({ pipeline[$0] }) {
-            // The picture the slate shows: a copy a second of what the camera delivered.
-            try selector.staticPad("sink_0").copyPictures(every: .seconds(1)) { [lastPicture] picture in
-                lastPicture.withValue { $0 = picture }
-            }
-        }
+        if !kept.startsDetached, let selector = kept.selector.flatMap({ pipeline[$0] }) { try keepPictures(at: try selector.staticPad("sink_0")) }
         source = pipeline[kept.source]
+        let placeholder = kept.placeholder.compactMap { pipeline[$0] }
+        if !placeholder.isEmpty, let selector = kept.selector.flatMap({ pipeline[$0] }) {
+            slate = Slate(existing: placeholder, selector: selector, pad: try selector.staticPad("sink_0"), pipeline: pipeline)
+        }
     }
 
     /// Starts watching for silence once the graph plays; `report` hears every loss and return.
     func activate(report: @escaping @Sendable (Change) -> Void) {
-        // The slate's first text would load the fonts, seconds on a slow machine: loaded now, beside the
-        // keeper's own work, a slate shows at once.
-        if kept.selector != nil { DispatchQueue.global(qos: .utility).async { Slate.loadFonts() } }
         queue.sync {
             self.report = report
             lastArrival.withValue { $0 = .now }
@@ -79,6 +79,12 @@ final class SourceKeeper: @unchecked Sendable {
             timer.setEventHandler { [weak self] in self?.tick() }
             timer.resume()
             self.timer = timer
+            if kept.startsDetached {
+                // An optional camera: in its place, a slate until it can be opened, tried at once.
+                let holders = input.device.node.map(CameraAccess.heldBy) ?? ""
+                lose(.unavailable(holders.isEmpty ? "not connected" : "in use" + holders), at: now)
+                attach()
+            }
         }
     }
 
@@ -90,21 +96,26 @@ final class SourceKeeper: @unchecked Sendable {
 
     /// The source posted an error: it is taken out, and the device counts as lost.
     func sourceFailed(_ elementName: String, reason: String) {
+        let time = now
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
             guard let source, source.name == elementName else { return }
+            lose(.failed(reason), at: time)
             takeOutSource()
-            lose(.failed(reason))
         }
     }
 
     /// The system says the device left.
     func deviceLeft() {
+        let time = now
         queue.async { [self] in
+            lose(.removed, at: time)
             takeOutSource()
-            lose(.removed)
         }
     }
+
+    /// The pipeline's running time: the recording's clock.
+    private var now: Duration { pipeline.runningTime ?? .zero }
 
     /// The system says the device is back: try it now rather than at the next tick.
     func deviceArrived() {
@@ -133,29 +144,29 @@ final class SourceKeeper: @unchecked Sendable {
         guard !stopping.value else { return }
         if lostReason == nil {
             let silence = ContinuousClock.now - lastArrival.value
-            if silence >= timeout { lose(.silent(silence)) }
+            if silence >= timeout { lose(.silent(silence), at: now) }
         } else if source == nil, ContinuousClock.now - lastAttempt >= .seconds(1) {
             attach()
         }
     }
 
-    private func lose(_ reason: InterruptionReason) {
+    private func lose(_ reason: InterruptionReason, at time: Duration) {
         guard lostReason == nil, !stopping.value else { return }
         lostReason = reason
         awaitingReturn.withValue { $0 = true }
         showSlate()
-        report?(.lost(reason))
+        report?(.lost(reason, at: time))
     }
 
     /// The source's first frame after a loss: the camera takes its place back from the slate.
     private func frameReturned() {
         guard lostReason != nil, source != nil, !stopping.value else { return }
-        if let slate, let selector = kept.selector.flatMap({ pipeline[$0] }), let pad = try? selector.staticPad("sink_0") {
+        if let slate, let selector = kept.selector.flatMap({ pipeline[$0] }), let pad = cameraPad {
             slate.remove(showing: pad)
         }
         slate = nil
         lostReason = nil
-        report?(.back)
+        report?(.back(at: now))
     }
 
     private func showSlate() {
@@ -169,7 +180,7 @@ final class SourceKeeper: @unchecked Sendable {
     private func attach() {
         guard source == nil, !stopping.value else { return }
         lastAttempt = .now
-        var properties = node.properties
+        var properties = kept.properties
         if case .v4l2 = input.device.source {
             // The camera's stable link (by-id, by-path) says which node it has now: a camera plugged back
             // while its old node is still held somewhere comes back under another number.
@@ -180,11 +191,16 @@ final class SourceKeeper: @unchecked Sendable {
         let name = "\(kept.source.name)-\(attempts)"
         names.withValue { _ = $0.insert(name) }
         do {
-            let element = try node.factory.make(name: name)
+            let element = try kept.factory.make(name: name)
             for (property, value) in properties { try element.set(property, value) }
             try pipeline.add(element)
             source = element
             try watch(element)
+            if cameraPad == nil, let selector = kept.selector.flatMap({ pipeline[$0] }), let frames = kept.frames.flatMap({ pipeline[$0] }) {
+                let pad = try selector.requestPad("sink_%u")
+                try frames.staticPad("src").link(to: pad)
+                try keepPictures(at: pad)
+            }
             guard let next = pipeline[kept.next] else { throw GStreamerError.timeout("no \(kept.next.name)") }
             try element.staticPad("src").link(to: try next.staticPad("sink"))
             if !element.syncStateWithParent() { takeOutSource() }
@@ -198,8 +214,8 @@ final class SourceKeeper: @unchecked Sendable {
         guard let node = device.node else { return nil }
         // An id made unique by pipcam (two cameras behind one by-path link) is no link: the node stands.
         let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: device.id)) != nil
-        let resolved = isLink ? URL(fileURLWithPath: device.id).resolvingSymlinksInPath().path : node
-        return FileManager.default.fileExists(atPath: resolved) && resolved.hasPrefix("/dev/video") ? resolved : nil
+        let resolved = URL(fileURLWithPath: isLink ? device.id : node).resolvingSymlinksInPath().path
+        return FileManager.default.fileExists(atPath: resolved) ? resolved : nil
     }
 
     /// Takes the source out of the pipeline: stopped (which closes the device), unlinked and removed.
@@ -213,6 +229,12 @@ final class SourceKeeper: @unchecked Sendable {
         _ = try? element.setState(.null)
         if let pad = try? element.staticPad("src"), let peer = pad.peer { pad.unlink(from: peer) }
         pipeline.remove(element)
+    }
+
+    /// The camera's frames arrive at `pad`: a copy a second is the picture a slate shows.
+    private func keepPictures(at pad: Pad) throws {
+        cameraPad = pad
+        pad.copyPictures(every: .seconds(1)) { [lastPicture] picture in lastPicture.withValue { $0 = picture } }
     }
 
     /// Holds the source's end-of-stream, and notes each frame's arrival (the first after a loss brings

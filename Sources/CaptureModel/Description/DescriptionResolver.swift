@@ -36,6 +36,12 @@ extension PipelineDescription {
                         try add(standIn, entry: entry, to: &configuration, movie: movie)
                         continue
                     }
+                    if entry.optional, kind == .video, deviceLoss.action == .continue, case .device(let path) = entry.spec, path.hasPrefix("/dev/") {
+                        // A camera named by its node or link waits in the picture until it is plugged in.
+                        notes.append("\(entry.name): \(path) is not present; it joins the recording when it is plugged in")
+                        try add(CaptureDevice(id: entry.name, name: entry.name, mediaType: .video, source: .v4l2(path: path)), entry: entry, to: &configuration, movie: movie)
+                        continue
+                    }
                     if entry.optional { continue }
                     let present = devices.filter { $0.mediaType == kind }.map(\.id)
                     throw entry.location.error("no \(kind == .video ? "camera" : "microphone") matches \(Self.describe(entry.spec)) (present: \(present.isEmpty ? "none" : present.joined(separator: ", ")))")
@@ -66,7 +72,8 @@ extension PipelineDescription {
             requested.pixelFormat = (sameSize.first { !$0.isCompressed } ?? sameSize.first)?.pixelFormat ?? "I420"
             format = requested
         }
-        let input = DeviceInput(device: named, activeFormat: format, activeFrameRate: entry.frameRate)
+        var input = DeviceInput(device: named, activeFormat: format, activeFrameRate: entry.frameRate)
+        input.isOptional = entry.optional
         if let reason = configuration.reasonCannotAdd(input) { throw entry.location.error(reason) }
         configuration.inputs.append(input)
         var connection = Connection(from: input.port, to: movie.id, rotation: entry.rotation, mirrored: entry.mirror)

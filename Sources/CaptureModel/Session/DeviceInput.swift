@@ -6,6 +6,9 @@ public struct DeviceInput: Sendable, Hashable, Identifiable {
     public var activeFormat: VideoFormat?
     /// The frame rate to ask of `activeFormat` (its highest when nil).
     public var activeFrameRate: Double?
+    /// A camera that may be absent, or held by another program, when the recording starts: it joins the
+    /// recording once it can be opened (`optional: true` in a description).
+    public var isOptional = false
 
     public init(device: CaptureDevice, activeFormat: VideoFormat? = nil, activeFrameRate: Double? = nil) {
         self.device = device

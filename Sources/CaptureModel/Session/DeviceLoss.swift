@@ -27,21 +27,26 @@ public enum InterruptionReason: Sendable, Equatable, CustomStringConvertible {
     case removed
     /// No frame (or sound) for this long, with no error.
     case silent(Duration)
+    /// An optional device that could not be opened when the recording started (absent, or held by
+    /// another program: the text says which).
+    case unavailable(String)
 
     public var description: String {
         switch self {
         case .failed(let text): text
         case .removed: "the device went away"
         case .silent(let time): "no data for \(String(format: "%.1f", time.seconds)) s"
+        case .unavailable(let text): text
         }
     }
 
-    /// One word for machines: "failed", "removed" or "silent".
+    /// One word for machines: "failed", "removed", "silent" or "unavailable".
     public var kind: String {
         switch self {
         case .failed: "failed"
         case .removed: "removed"
         case .silent: "silent"
+        case .unavailable: "unavailable"
         }
     }
 }
