@@ -18,7 +18,6 @@ struct StatusLine {
     /// What to write for `status`: the line rewritten in place on a terminal; elsewhere a plain line
     /// every five seconds of recording, and nil between them.
     mutating func text(for status: LiveStatus, note: String = "") -> String? {
-        let seconds = status.elapsed.seconds
         let interval = max(0.001, (status.elapsed - lastTime).seconds)
         let rates = status.frames.map { camera -> String in
             let delta = camera.count - (previous[camera.inputID] ?? 0)
@@ -28,7 +27,7 @@ struct StatusLine {
         lastTime = status.elapsed
         let away = status.away.map { "\($0.inputID) lost \(Int((status.elapsed - $0.since).seconds)) s" }
         let size = RecordingSummary.bytes(status.fileSize ?? 0)
-        let line = String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
+        let line = RecordingSummary.clock(status.elapsed)
             + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)" + (note.isEmpty ? "" : "  \(note)")
         if isTerminal { return "\r\u{1B}[K" + line }
         guard status.elapsed - lastPlain >= .seconds(5) else { return nil }

@@ -12,8 +12,9 @@ import GStreamer
 ///                                                           └─ (own track) ─ opus ──────────────────┘
 ///
 /// A camera device's caps and queue have a switch between them, where a slate stands in while the device
-/// is lost (`SourceKeeper`). Each camera is converted and scaled once: the compositor pad scales it into its region, and the
-/// inset camera is captured near the size it is shown unless an isolated track wants it whole.
+/// is lost (`SourceKeeper`). Each camera is converted and scaled once: the compositor pad scales it into
+/// its region, and the inset camera is captured near the size it is shown unless an isolated track wants
+/// it whole.
 struct GraphBuilder {
     let configuration: SessionConfiguration
     var plan = GraphPlan()

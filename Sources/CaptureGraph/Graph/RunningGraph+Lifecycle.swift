@@ -68,13 +68,14 @@ extension RunningGraph {
     package var elapsed: Duration { pipeline.runningTime ?? .zero }
 
     private func event(for message: Message) -> GraphEvent? {
+        if case .error(let text, _) = message.kind, let keeper = keeper(owning: message.sourceName) {
+            // A kept device's failure is an interruption, not the recording's end.
+            keeper.sourceFailed(message.sourceName ?? "", reason: text)
+            return nil
+        }
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == plan.previewSink?.name:
             return .previewClosed
-        case .error(let text, _) where keeper(owning: message.sourceName) != nil:
-            // A kept device's failure is an interruption, not the recording's end.
-            keeper(owning: message.sourceName)?.sourceFailed(message.sourceName ?? "", reason: text)
-            return nil
         case .error(let text, let debug):
             let inputID = message.sourceName.flatMap { plan.inputOfElement[$0] }
             var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")

@@ -13,7 +13,8 @@ import Locking
 ///   never end: the other inputs, the picture's rate and the file go on as before.
 /// - While lost, a camera's place shows a `Slate`; a microphone's tracks carry the mixers' silence.
 /// - Back: every second (and at once when the device is seen arriving) a new source is made from the
-///   plan's node and linked where the old one was; its first frame switches the camera back.
+///   plan's factory and properties and linked where the old one was; its first frame switches the camera
+///   back.
 ///
 /// Every change of the pipeline happens on one serial queue, never on a streaming thread.
 final class SourceKeeper: @unchecked Sendable {
@@ -42,8 +43,6 @@ final class SourceKeeper: @unchecked Sendable {
     private var cameraPad: Pad?
 
     // Touched from streaming threads too.
-    /// Every source element this keeper made: an error from any of them is the device's, not the recording's.
-    private let names: Locked<Set<String>>
     private let lastArrival = Locked(ContinuousClock.now)
     private let awaitingReturn = Locked(false)
     private let lastPicture = Locked<Sample?>(nil)
@@ -58,14 +57,16 @@ final class SourceKeeper: @unchecked Sendable {
         self.input = input
         self.pipeline = pipeline
         self.timeout = timeout
-        names = Locked([kept.source.name])
         queue = DispatchQueue(label: "pipcam.keeper.\(kept.inputID)")
-        if let element = pipeline[kept.source] { try watch(element) }
-        if !kept.startsDetached, let selector = kept.selector.flatMap({ pipeline[$0] }) { try keepPictures(at: try selector.staticPad("sink_0")) }
         source = pipeline[kept.source]
-        let placeholder = kept.placeholder.compactMap { pipeline[$0] }
-        if !placeholder.isEmpty, let selector = kept.selector.flatMap({ pipeline[$0] }) {
-            slate = Slate(existing: placeholder, selector: selector, pad: try selector.staticPad("sink_0"), pipeline: pipeline)
+        if let source { try watch(source) }
+        if let selector = kept.selector.flatMap({ pipeline[$0] }) {
+            let placeholder = kept.placeholder.compactMap { pipeline[$0] }
+            if kept.startsDetached {
+                slate = Slate(existing: placeholder, selector: selector, pad: try selector.staticPad("sink_0"), pipeline: pipeline)
+            } else {
+                try keepPictures(at: try selector.staticPad("sink_0"))
+            }
         }
     }
 
@@ -88,10 +89,12 @@ final class SourceKeeper: @unchecked Sendable {
         }
     }
 
-    /// Whether an element of this name is (or was) this keeper's source: its errors are the keeper's.
+    /// Whether an element of this name is (or was) this keeper's source: the plan's, or one `attach` made
+    /// ("cam1-src-3"). Its errors are the device's, not the recording's.
     func owns(_ elementName: String?) -> Bool {
         guard let elementName else { return false }
-        return names.value.contains(elementName)
+        let base = kept.source.name
+        return elementName == base || (elementName.hasPrefix(base + "-") && elementName.dropFirst(base.count + 1).allSatisfy(\.isNumber))
     }
 
     /// The source posted an error: it is taken out, and the device counts as lost.
@@ -161,9 +164,7 @@ final class SourceKeeper: @unchecked Sendable {
     /// The source's first frame after a loss: the camera takes its place back from the slate.
     private func frameReturned() {
         guard lostReason != nil, source != nil, !stopping.value else { return }
-        if let slate, let selector = kept.selector.flatMap({ pipeline[$0] }), let pad = cameraPad {
-            slate.remove(showing: pad)
-        }
+        if let slate, let pad = cameraPad { slate.remove(showing: pad) }
         slate = nil
         lostReason = nil
         report?(.back(at: now))
@@ -178,7 +179,7 @@ final class SourceKeeper: @unchecked Sendable {
     /// A new source made from the plan's node, linked where the old one was and brought to the pipeline's
     /// state. A device that cannot be opened yet fails here, and the next tick tries again.
     private func attach() {
-        guard source == nil, !stopping.value else { return }
+        guard source == nil, !stopping.value, let next = pipeline[kept.next] else { return }
         lastAttempt = .now
         var properties = kept.properties
         if case .v4l2 = input.device.source {
@@ -189,7 +190,6 @@ final class SourceKeeper: @unchecked Sendable {
         }
         attempts += 1
         let name = "\(kept.source.name)-\(attempts)"
-        names.withValue { _ = $0.insert(name) }
         do {
             let element = try kept.factory.make(name: name)
             for (property, value) in properties { try element.set(property, value) }
@@ -201,7 +201,6 @@ final class SourceKeeper: @unchecked Sendable {
                 try frames.staticPad("src").link(to: pad)
                 try keepPictures(at: pad)
             }
-            guard let next = pipeline[kept.next] else { throw GStreamerError.timeout("no \(kept.next.name)") }
             try element.staticPad("src").link(to: try next.staticPad("sink"))
             if !element.syncStateWithParent() { takeOutSource() }
         } catch {
