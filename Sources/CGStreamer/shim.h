@@ -147,6 +147,12 @@ static inline GstBuffer *pc_probe_info_buffer(GstPadProbeInfo *info) {
     return (info->type & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
 }
 
+/// A buffer's first block of memory: copies of one buffer (an imagefreeze repeating it) share it, so it
+/// tells which picture a copy carries. Compared, never read.
+static inline const void *pc_buffer_first_memory(GstBuffer *buffer) {
+    return gst_buffer_n_memory(buffer) > 0 ? (const void *)gst_buffer_peek_memory(buffer, 0) : NULL;
+}
+
 /// The key name of a navigation key-press event ("s", "space", "Left"), or NULL for any other event.
 static inline const gchar *pc_probe_info_key_press(GstPadProbeInfo *info) {
     if (!(info->type & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM)) return NULL;
@@ -215,6 +221,22 @@ static inline GstSample *pc_sample_copied_from_pad(GstPad *pad, GstBuffer *buffe
     gst_buffer_unref(copy);
     gst_caps_unref(caps);
     return sample;
+}
+
+/// The same picture (its buffer shared) with raw video's interlace-mode written out where its caps leave
+/// it unsaid, as progressive (what GStreamer assumes then). PipeWire's cameras leave it unsaid.
+static inline GstSample *pc_sample_interlace_stated(GstSample *sample) {
+    GstCaps *caps = gst_sample_get_caps(sample);
+    if (!caps) return gst_sample_ref(sample);
+    GstCaps *stated = gst_caps_copy(caps);
+    for (guint i = 0; i < gst_caps_get_size(stated); i++) {
+        GstStructure *structure = gst_caps_get_structure(stated, i);
+        if (gst_structure_has_name(structure, "video/x-raw") && !gst_structure_has_field(structure, "interlace-mode"))
+            gst_structure_set(structure, "interlace-mode", G_TYPE_STRING, "progressive", NULL);
+    }
+    GstSample *result = gst_sample_new(gst_sample_get_buffer(sample), stated, gst_sample_get_segment(sample), NULL);
+    gst_caps_unref(stated);
+    return result;
 }
 
 static inline gboolean pc_buffer_is_delta(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_DELTA_UNIT); }

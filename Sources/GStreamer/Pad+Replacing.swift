@@ -35,6 +35,50 @@ extension Pad {
     }
 }
 
+extension Pad {
+    /// Calls `body` once, on a streaming thread, when the next picture entering this pad (a repeater's
+    /// sink pad: imagefreeze's) first leaves `repeater`, its source pad. A repeater that already repeats an
+    /// older picture sends that one for up to a frame more (it takes its copy before waiting for the
+    /// frame's time): whatever is switched to the repeater before `body` would show the older picture.
+    public func whenNextPictureLeaves(_ repeater: Pad, _ body: @escaping @Sendable () -> Void) {
+        let picture = Locked<UInt?>(nil)
+        addRawBufferProbe { buffer in
+            picture.withValue { $0 = UInt(bitPattern: pc_buffer_first_memory(buffer)) }
+            return .remove
+        }
+        repeater.addRawBufferProbe { buffer in
+            guard let expected = picture.value, expected == UInt(bitPattern: pc_buffer_first_memory(buffer)) else { return .pass }
+            body()
+            return .remove
+        }
+    }
+
+    /// Drops the next buffer that reaches this pad, and only that one.
+    public func dropNextBuffer() {
+        let dropped = Locked(false)
+        addRawBufferProbe { _ in dropped.withValue { done in defer { done = true }; return done } ? .remove : .drop }
+    }
+
+    private func addRawBufferProbe(_ body: @escaping @Sendable (UnsafeMutablePointer<GstBuffer>) -> ProbeDecision) {
+        let box = Unmanaged.passRetained(RawProbeBox(body)).toOpaque()
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+            guard let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
+            switch Unmanaged<RawProbeBox>.fromOpaque(data).takeUnretainedValue().body(buffer) {
+            case .pass: return GST_PAD_PROBE_OK
+            case .drop: return GST_PAD_PROBE_DROP
+            case .remove: return GST_PAD_PROBE_REMOVE
+            }
+        }, box) { data in
+            if let data { Unmanaged<RawProbeBox>.fromOpaque(data).release() }
+        }
+    }
+}
+
+private final class RawProbeBox {
+    let body: @Sendable (UnsafeMutablePointer<GstBuffer>) -> ProbeDecision
+    init(_ body: @escaping @Sendable (UnsafeMutablePointer<GstBuffer>) -> ProbeDecision) { self.body = body }
+}
+
 private final class CopyBox: @unchecked Sendable {
     let interval: Duration
     let keep: @Sendable (Sample) -> Void

@@ -11,6 +11,11 @@ public final class Sample: @unchecked Sendable {
 
     public var caps: Caps? { gst_sample_get_caps(raw).map { Caps(retaining: $0) } }
 
+    /// The same picture (its data shared) with its caps' interlace-mode written out when they leave it
+    /// unsaid: an element downstream that has settled on the field refuses caps that leave it open, though
+    /// both mean a progressive picture.
+    public var withInterlaceModeStated: Sample { Sample(adopting: pc_sample_interlace_stated(raw)) }
+
     /// Presentation time on the pipeline's running-time scale.
     public var presentationTime: Duration? { buffer.flatMap { .clockTime(pc_buffer_pts($0)) } }
 

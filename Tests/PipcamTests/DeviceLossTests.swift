@@ -88,9 +88,9 @@ final class DeviceLossTests: XCTestCase {
         let (slate, live) = try slateTimes(path, region: region)
         let first = try XCTUnwrap(slate.first, "the slate shows (live inset luma \(live))", file: file, line: line)
         let last = try XCTUnwrap(slate.last, file: file, line: line)
-        // The emulated VM runs pipcam several times slower than a machine would: there a slate took 0.6 to
-        // 1.9 s to show after the error reached pipcam (the issue asks for 0.5 s on real hardware).
-        XCTAssertLessThanOrEqual(first - lost, 2.5, "the slate shows soon after the loss at \(lost)", file: file, line: line)
+        // Within half a second of the loss, as the file can show it: at the next picture's time. Measured in
+        // the emulated VM: 0.02 to 0.07 s, and 0.5 s once under a load that dropped 70 % of the pictures.
+        XCTAssertLessThanOrEqual(first - lost, 0.5 + 1.0 / 15, "the slate shows within 0.5 s of the loss at \(lost)", file: file, line: line)
         XCTAssertGreaterThanOrEqual(first, lost - 0.2, "no slate before the loss", file: file, line: line)
         XCTAssertLessThanOrEqual(abs(last - back), 1, "the camera is back when the return is reported at \(back)", file: file, line: line)
         guard otherCameraStill else { return }

@@ -460,10 +460,24 @@ struct GraphBuilder {
         // with nothing upstream would fail the latency query the switch answers for all its inputs, and the
         // compositor would no longer run live.
         if !detached { plan.link(chain.last!, to: selector, "sink_0") }
+        let slate = addSlate(prefix: prefix, height: mode.height, into: selector, "sink_1")
         plan.chain(after + [addCaptureQueue(queue)])
         plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), factory: factory, properties: properties,
                                       next: ElementHandle(caps), selector: ElementHandle(selector), frames: ElementHandle(chain.last!),
-                                      end: ElementHandle(queue), startsDetached: detached, placeholder: waiting.map { ElementHandle($0) }))
+                                      end: ElementHandle(queue), startsDetached: detached, placeholder: waiting.map { ElementHandle($0) },
+                                      slate: slate))
+    }
+
+    /// A lost camera's slate, ready from the start (see `Slate`): its picture, caps and text come when it
+    /// is put up. Until then it sends nothing; its live repeater answers the switch's latency query.
+    private mutating func addSlate(prefix: String, height: Int, into selector: String, _ input: String) -> GraphPlan.SlateParts {
+        let chain = [plan.add("\(prefix)-slate-src", .appsrc, [("is-live", .bool(true)), ("format", .string("time"))]),
+                     plan.add("\(prefix)-slate-dim", .videobalance, [("brightness", .double(-0.2)), ("saturation", .double(0.4))]),
+                     plan.add("\(prefix)-slate-text", .textoverlay, Slate.textProperties("", height: height)),
+                     plan.add("\(prefix)-slate-repeat", .imagefreeze, [("is-live", .bool(true)), ("allow-replace", .bool(true))])]
+        plan.chain(chain)
+        plan.link(chain.last!, to: selector, input)
+        return .init(source: ElementHandle(chain[0]), text: ElementHandle(chain[2]), repeater: ElementHandle(chain[3]), input: input)
     }
 
     /// Whether the recording goes on through a device's loss: its sources are kept (`SourceKeeper`).

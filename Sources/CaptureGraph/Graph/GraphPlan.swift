@@ -63,6 +63,17 @@ public struct GraphPlan: Sendable {
         /// What a detached camera's place shows until its first frame (no last picture to dim yet): the
         /// elements, in order, into the switch's `sink_0`.
         public var placeholder: [ElementHandle<Element>] = []
+        /// A camera's slate (see `Slate`), in the graph from the start.
+        public var slate: SlateParts?
+    }
+
+    /// A slate's elements: the source its picture is pushed into, the text written on it, and the repeater
+    /// that sends it on at the camera's rate into the switch's `input`.
+    public struct SlateParts: Sendable {
+        public let source: ElementHandle<AppSource>
+        public let text: ElementHandle<Element>
+        public let repeater: ElementHandle<Element>
+        public let input: String
     }
 
     public private(set) var nodes: [Node] = []

@@ -249,7 +249,9 @@ package final class RunningGraph: @unchecked Sendable {
     /// source is in (failed, or blocked waiting for a device).
     func endAllSourcesFromDownstream() {
         for keeper in keepers { keeper.endOfStream() }
-        let kept = Set(keepers.map(\.kept.source.name))
+        // A slate's source is left alone: end-of-stream on a switch's input that is not shown blocks the
+        // sender until the switch itself ends (input-selector waits for its active input's end).
+        let kept = Set(keepers.flatMap { [$0.kept.source.name, $0.kept.slate?.source.name].compactMap { $0 } })
         for node in plan.nodes where node.factory.isSource && !kept.contains(node.name) {
             guard let source = pipeline[node.handle], let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }
             peer.sendEndOfStream()

@@ -39,6 +39,8 @@ final class SourceKeeper: @unchecked Sendable {
     private var lastAttempt = ContinuousClock.now
     private var lostReason: InterruptionReason?
     private var slate: Slate?
+    /// An optional camera's "waiting" picture, until its first frame: the elements and the switch's input.
+    private var placeholder: (elements: [Element], input: Pad)?
     /// The switch's input the camera's frames come in by (nil until an optional camera is first opened).
     private var cameraPad: Pad?
 
@@ -50,9 +52,6 @@ final class SourceKeeper: @unchecked Sendable {
 
     /// Takes over the source the pipeline was built with: its end-of-stream is held from now on.
     init(_ kept: GraphPlan.KeptSource, input: DeviceInput, pipeline: Pipeline, timeout: Duration) throws {
-        // A first slate would load plugins and fonts, seconds on a slow machine (and a loaded one would
-        // wait for them while a slate is due): loaded before the recording starts, it goes up at once.
-        if kept.selector != nil { Slate.prepare() }
         self.kept = kept
         self.input = input
         self.pipeline = pipeline
@@ -61,11 +60,13 @@ final class SourceKeeper: @unchecked Sendable {
         source = pipeline[kept.source]
         if let source { try watch(source) }
         if let selector = kept.selector.flatMap({ pipeline[$0] }) {
-            let placeholder = kept.placeholder.compactMap { pipeline[$0] }
+            slate = kept.slate.flatMap { Slate($0, in: pipeline, selector: selector, label: input.label) }
+            let first = try selector.staticPad("sink_0")
+            selector.select(first)
             if kept.startsDetached {
-                slate = Slate(existing: placeholder, selector: selector, pad: try selector.staticPad("sink_0"), pipeline: pipeline)
+                placeholder = (kept.placeholder.compactMap { pipeline[$0] }, first)
             } else {
-                try keepPictures(at: try selector.staticPad("sink_0"))
+                try keepPictures(at: first)
             }
         }
     }
@@ -164,16 +165,29 @@ final class SourceKeeper: @unchecked Sendable {
     /// The source's first frame after a loss: the camera takes its place back from the slate.
     private func frameReturned() {
         guard lostReason != nil, source != nil, !stopping.value else { return }
-        if let slate, let pad = cameraPad { slate.remove(showing: pad) }
-        slate = nil
+        if let camera = cameraPad {
+            slate?.hide(showing: camera)
+            removePlaceholder()
+        }
         lostReason = nil
         report?(.back(at: now))
     }
 
     private func showSlate() {
-        guard slate == nil, let selector = kept.selector.flatMap({ pipeline[$0] }), let picture = lastPicture.value else { return }
-        // Without a slate the compositor repeats the camera's last frame: still a picture, only not marked.
-        slate = try? Slate(picture: picture, label: input.label, lostAt: Date(), selector: selector, pipeline: pipeline, prefix: selector.name)
+        // Before its first frame, a camera's place shows its placeholder (an optional camera), or the
+        // compositor's background.
+        guard let picture = lastPicture.value else { return }
+        slate?.show(picture, lostAt: Date())
+    }
+
+    /// An optional camera's first frame: its "waiting" picture leaves the pipeline for good.
+    private func removePlaceholder() {
+        guard let (elements, input) = placeholder, let selector = kept.selector.flatMap({ pipeline[$0] }) else { return }
+        placeholder = nil
+        for element in elements { _ = try? element.setState(.null) }
+        if let last = elements.last, let output = try? last.staticPad("src") { output.unlink(from: input) }
+        selector.releaseRequestPad(input)
+        for element in elements { pipeline.remove(element) }
     }
 
     /// A new source made from the plan's node, linked where the old one was and brought to the pipeline's
@@ -230,10 +244,14 @@ final class SourceKeeper: @unchecked Sendable {
         pipeline.remove(element)
     }
 
-    /// The camera's frames arrive at `pad`: a copy a second is the picture a slate shows.
+    /// The camera's frames arrive at `pad`: a copy a second is the picture a slate shows. The first is
+    /// drawn on once, unseen, so that the slate's fonts are loaded before one is due.
     private func keepPictures(at pad: Pad) throws {
         cameraPad = pad
-        pad.copyPictures(every: .seconds(1)) { [lastPicture] picture in lastPicture.withValue { $0 = picture } }
+        pad.copyPictures(every: .seconds(1)) { [lastPicture, queue, slate] picture in
+            let first = lastPicture.withValue { last in defer { last = picture }; return last == nil }
+            if first, let slate { queue.async { slate.warm(with: picture) } }
+        }
     }
 
     /// Holds the source's end-of-stream, and notes each frame's arrival (the first after a loss brings
