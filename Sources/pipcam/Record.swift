@@ -84,6 +84,7 @@ struct Record: AsyncParsableCommand {
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         if preview { configuration.attachPreviewOutput(try live.previewOutput()) }
         configuration = try await CostGate.admit(configuration, pipeline: sessionOptions.pipeline)
+        try OutputPath.checkRoom(for: configuration, path: path)
         if noThrottle { configuration.throttlePolicy.isEnabled = false }
         let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
         var analysisLog: AnalysisLog?
@@ -118,6 +119,7 @@ struct Record: AsyncParsableCommand {
     private func report(_ outcome: SessionEventPrinter.Outcome?, path: String) throws {
         guard let outcome else { return }
         print(outcome.summary)
+        if outcome.diskFull { throw CLIError("disk full: \(outcome.summary.recordedLine)") }
         if let failure = outcome.failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }
         if let problem = outcome.summary.problem { throw CLIError("\(path) may be incomplete: \(problem)") }
     }
@@ -139,7 +141,27 @@ enum OutputPath {
         }
         guard manager.isWritableFile(atPath: folder) else { throw CLIError("cannot write to the folder \(folder)") }
         guard url.pathExtension.lowercased() == "mkv" else { throw CLIError("\(path) needs a .mkv extension (pipcam writes Matroska)") }
+        if manager.fileExists(atPath: url.path) {
+            let kind = (try? manager.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType) ?? .typeRegular
+            guard kind == .typeRegular else { throw CLIError("\(path) is not a regular file; give the path of a file to write") }
+            guard manager.isWritableFile(atPath: url.path) else { throw CLIError("cannot write to \(path): permission denied") }
+        }
         return url.path
+    }
+
+    /// Refuses to start with less than a minute of recording free on the file's disk, and warns under ten.
+    static func checkRoom(for configuration: SessionConfiguration, path: String) throws {
+        guard let free = freeBytes(at: path), let shortfall = DiskBudget(for: configuration).shortfall(freeBytes: free, path: path) else { return }
+        if shortfall.isRefused { throw CLIError("not enough disk space: \(shortfall.room); free some space or record elsewhere") }
+        FileHandle.standardError.write(Data("warning: little disk space: \(shortfall.room)\n".utf8))
+    }
+
+    /// Bytes an ordinary user may still write on the disk that holds `path` (or would hold it).
+    static func freeBytes(at path: String) -> Int64? {
+        var info = statvfs()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard statvfs(folder, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 }
 

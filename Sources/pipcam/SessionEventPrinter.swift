@@ -11,6 +11,8 @@ struct SessionEventPrinter {
     struct Outcome {
         let summary: RecordingSummary
         let failure: String?
+        /// The disk filled up: the recording ended there, with what the file holds.
+        var diskFull = false
     }
 
     /// The recording's file; nil for a preview, which shows no status line and finishes no file.
@@ -20,18 +22,29 @@ struct SessionEventPrinter {
 
     func run(_ session: CaptureSession) async -> Outcome? {
         let pressure = Locked("")
+        let stoppedForDisk = Locked(false)
         let ticker: Task<Void, any Error>? = recording.map { _ in
             Task {
                 var status = StatusLine()
+                var disk = DiskWatch(path: recording!)
                 while !Task.isCancelled {
                     try await Task.sleep(for: .milliseconds(500))
-                    if let live = session.liveStatus() { status.show(live, note: pressure.value) }
+                    guard let live = session.liveStatus() else { continue }
+                    status.show(live, note: pressure.value)
+                    switch disk.check(live) {
+                    case .filling(let warning): say(warning)
+                    case .full:
+                        guard !stoppedForDisk.withValue({ stopped in defer { stopped = true }; return stopped }) else { break }
+                        Task { _ = try? await session.stopRunning() }
+                    case nil: break
+                    }
                 }
             }
         }
         defer { ticker?.cancel() }
         let finishing = recording == nil ? "stopping" : "finishing the file"
         var failure: String?
+        var diskFull = false
         for await event in session.events {
             eventsLog?.write(event)
             switch event {
@@ -46,7 +59,8 @@ struct SessionEventPrinter {
             case .runtimeError(let error):
                 guard failure == nil else { continue }
                 failure = "\(error)"
-                say("error: \(error); \(finishing)")
+                // Said once the file is closed, with what it holds.
+                if case .diskFull = error { diskFull = true } else { say("error: \(error); \(finishing)") }
             case .previewClosed:
                 say("the preview window was closed; \(finishing)")
             case .interrupted(let input, let reason, let time):
@@ -59,7 +73,7 @@ struct SessionEventPrinter {
                 ticker?.cancel()
                 await controls.drain()
                 if recording != nil { StatusLine().finish() }
-                return Outcome(summary: summary, failure: failure)
+                return Outcome(summary: summary, failure: failure, diskFull: diskFull || stoppedForDisk.value)
             default:
                 break
             }

@@ -199,6 +199,7 @@ struct GraphBuilder {
             let mux = plan.add("mux", .matroskamux, [("writing-app", .string("pipcam"))])
             let file = plan.add("file", .filesink, [("location", .string(movie.path))])
             plan.mux = ElementHandle(mux)
+            plan.fileSink = ElementHandle(file)
             plan.link(mux, to: file)
             var videoIndex = 0, audioIndex = 0
             for source in muxVideo + muxAudio + muxIsolated {

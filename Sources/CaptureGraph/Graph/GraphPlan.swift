@@ -92,6 +92,8 @@ public struct GraphPlan: Sendable {
     public var stillSources: [String: ElementHandle<Element>] = [:]
     /// The element whose source pad carries the composed picture, before encoding.
     public var compositeSource: ElementHandle<Element>?
+    /// The element that writes the file: once it fails, nothing more reaches the disk.
+    public var fileSink: ElementHandle<Element>?
     /// Device sources the running graph keeps going through failures (with `on-device-loss: continue`).
     public var keptSources: [KeptSource] = []
     /// The appsink that sees the encoded picture for live photos.

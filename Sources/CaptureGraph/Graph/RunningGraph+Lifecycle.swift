@@ -57,7 +57,9 @@ extension RunningGraph {
     /// capture source blocked in a read may not for a while. A graph that `drained` by itself only stops.
     package func finish(timeout: Duration, drained: Bool) async throws {
         defer { detach() }
-        if drained {
+        if drained || fileFailed.value {
+            // A file that can no longer be written to (a full disk) takes no more: waiting for the end
+            // of the streams would wait for ever. It keeps what reached it.
             _ = try pipeline.setState(.null)
         } else {
             try await pipeline.finish(timeout: timeout) { self.endAllSourcesFromDownstream() }
@@ -72,6 +74,10 @@ extension RunningGraph {
             // A kept device's failure is an interruption, not the recording's end.
             keeper.sourceFailed(message.sourceName ?? "", reason: text)
             return nil
+        }
+        if case .error = message.kind, let sink = plan.fileSink, message.sourceName == sink.name {
+            fileFailed.withValue { $0 = true }
+            if message.errorCode == .noSpaceLeft { return .failed(.diskFull(path: configuration.movieFile?.path ?? sink.name)) }
         }
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == plan.previewSink?.name:

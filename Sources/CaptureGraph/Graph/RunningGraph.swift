@@ -16,6 +16,8 @@ package final class RunningGraph: @unchecked Sendable {
     let written = FrameCounter()
     /// The first error the pipeline posted.
     package let firstError = Locked<CaptureError?>(nil)
+    /// Whether the file's writer failed (a full disk): the end of the streams can no longer reach it.
+    let fileFailed = Locked(false)
     /// Whether the graph reached PLAYING (failures before that are the start's to report), and stopped.
     package let started = Locked(false), stopped = Locked(false)
     /// Composed pictures before and after the queue that drops them when encoding falls behind.

@@ -28,6 +28,8 @@ public enum CaptureError: Error, CustomStringConvertible {
     case display(String)
     /// A camera refused a control value.
     case cameraControl(String)
+    /// The disk the file is written to is full: the recording ends with what it holds.
+    case diskFull(path: String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum CaptureError: Error, CustomStringConvertible {
             return (input.map { "\($0): " } ?? "") + reason
         case .screenShare(let input, let cause):
             return "\(input): \(cause)"
+        case .diskFull(let path):
+            return "disk full writing \(path)"
         }
     }
 }

@@ -64,8 +64,11 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
 
     public var isFinalized: Bool { problem == nil }
 
+    /// "recorded 2.08 s to talk.mkv": the summary's first line.
+    public var recordedLine: String { "recorded \(Self.seconds(duration))" + (path.map { " to \($0)" } ?? "") }
+
     public var description: String {
-        var lines = ["recorded \(Self.seconds(duration))" + (path.map { " to \($0)" } ?? "")]
+        var lines = [recordedLine]
         for camera in cameras {
             lines.append("  \(camera.inputID): \(camera.frames) frames (\(camera.mode)), \(camera.dropped) dropped")
         }
