@@ -42,11 +42,11 @@ extension Pad {
     /// frame's time): whatever is switched to the repeater before `body` would show the older picture.
     public func whenNextPictureLeaves(_ repeater: Pad, _ body: @escaping @Sendable () -> Void) {
         let picture = Locked<UInt?>(nil)
-        addRawBufferProbe { buffer in
+        addRawBufferProbe { _, buffer in
             picture.withValue { $0 = UInt(bitPattern: pc_buffer_first_memory(buffer)) }
             return .remove
         }
-        repeater.addRawBufferProbe { buffer in
+        repeater.addRawBufferProbe { _, buffer in
             guard let expected = picture.value, expected == UInt(bitPattern: pc_buffer_first_memory(buffer)) else { return .pass }
             body()
             return .remove
@@ -56,27 +56,8 @@ extension Pad {
     /// Drops the next buffer that reaches this pad, and only that one.
     public func dropNextBuffer() {
         let dropped = Locked(false)
-        addRawBufferProbe { _ in dropped.withValue { done in defer { done = true }; return done } ? .remove : .drop }
+        addRawBufferProbe { _, _ in dropped.withValue { done in defer { done = true }; return done } ? .remove : .drop }
     }
-
-    private func addRawBufferProbe(_ body: @escaping @Sendable (UnsafeMutablePointer<GstBuffer>) -> ProbeDecision) {
-        let box = Unmanaged.passRetained(RawProbeBox(body)).toOpaque()
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
-            guard let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
-            switch Unmanaged<RawProbeBox>.fromOpaque(data).takeUnretainedValue().body(buffer) {
-            case .pass: return GST_PAD_PROBE_OK
-            case .drop: return GST_PAD_PROBE_DROP
-            case .remove: return GST_PAD_PROBE_REMOVE
-            }
-        }, box) { data in
-            if let data { Unmanaged<RawProbeBox>.fromOpaque(data).release() }
-        }
-    }
-}
-
-private final class RawProbeBox {
-    let body: @Sendable (UnsafeMutablePointer<GstBuffer>) -> ProbeDecision
-    init(_ body: @escaping @Sendable (UnsafeMutablePointer<GstBuffer>) -> ProbeDecision) { self.body = body }
 }
 
 private final class CopyBox: @unchecked Sendable {

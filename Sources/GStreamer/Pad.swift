@@ -84,11 +84,16 @@ extension Pad {
     /// streaming thread (keep it quick). Used to count frames and to cut a recording at an exact time.
     @discardableResult
     public func addBufferProbe(_ body: @escaping @Sendable (_ presentationTime: Duration?) -> ProbeDecision) -> UInt {
+        addRawBufferProbe { pad, buffer in body(.clockTime(pc_pad_running_time(pad, pc_buffer_pts(buffer)))) }
+    }
+
+    /// Calls `body` with each buffer passing this pad, as GStreamer holds it, and the pad.
+    @discardableResult
+    func addRawBufferProbe(_ body: @escaping @Sendable (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstBuffer>) -> ProbeDecision) -> UInt {
         let box = Unmanaged.passRetained(ProbeBox(body)).toOpaque()
         let id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
             guard let pad, let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
-            let time = Duration.clockTime(pc_pad_running_time(pad, pc_buffer_pts(buffer)))
-            switch Unmanaged<ProbeBox>.fromOpaque(data).takeUnretainedValue().body(time) {
+            switch Unmanaged<ProbeBox>.fromOpaque(data).takeUnretainedValue().body(pad, buffer) {
             case .pass: return GST_PAD_PROBE_OK
             case .drop: return GST_PAD_PROBE_DROP
             case .remove: return GST_PAD_PROBE_REMOVE
@@ -105,8 +110,8 @@ extension Pad {
 }
 
 private final class ProbeBox {
-    let body: @Sendable (Duration?) -> ProbeDecision
-    init(_ body: @escaping @Sendable (Duration?) -> ProbeDecision) { self.body = body }
+    let body: @Sendable (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstBuffer>) -> ProbeDecision
+    init(_ body: @escaping @Sendable (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstBuffer>) -> ProbeDecision) { self.body = body }
 }
 
 extension Pad {

@@ -47,10 +47,7 @@ final class DiskSpaceTests: XCTestCase {
     func testADiskAboutToFillStopsTheRecordingWithTheFileFinished() throws {
         let disk = try smallDisk("disk-filling", megabytes: 48)
         let result = try recordWhile(disk, filling: "free=$(df -B1 --output=avail \(disk) | tail -1); fallocate -l $((free - 3145728)) \(disk)/filler")
-        XCTAssertNotEqual(result.status, 0)
-        let lines = said(result.error).filter { !$0.hasPrefix("warning: ") }
-        XCTAssertEqual(lines.count, 1, "one line: \(lines)")
-        XCTAssertTrue(lines.first?.hasPrefix("Error: disk full: recorded ") == true && lines.first?.hasSuffix(" s to \(disk)/out.mkv") == true, "\(lines)")
+        assertStoppedForAFullDisk(result, file: "\(disk)/out.mkv")
         let probe = try MediaProbe(path: "\(disk)/out.mkv")
         let duration = try XCTUnwrap(probe.duration, "the file is finished: it states its duration")
         XCTAssertLessThan(duration, 15, "stopped soon after the disk filled, long before --duration")
@@ -62,10 +59,7 @@ final class DiskSpaceTests: XCTestCase {
     func testADiskThatFillsAtOnceStopsTheRecordingAndKeepsWhatWasWritten() throws {
         let disk = try smallDisk("disk-filled", megabytes: 48)
         let result = try recordWhile(disk, filling: "dd if=/dev/zero of=\(disk)/filler bs=1M 2>/dev/null; true")
-        XCTAssertNotEqual(result.status, 0)
-        let lines = said(result.error).filter { !$0.hasPrefix("warning: ") }
-        XCTAssertEqual(lines.count, 1, "one line: \(lines)")
-        XCTAssertTrue(lines.first?.hasPrefix("Error: disk full: recorded ") == true, "\(lines)")
+        assertStoppedForAFullDisk(result, file: "\(disk)/out.mkv")
         let frames = try Command.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
                                       "-of", "csv=p=0", "\(disk)/out.mkv"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertGreaterThan(Int(frames) ?? 0, 30, "the pictures that reached the disk play")
@@ -80,6 +74,14 @@ final class DiskSpaceTests: XCTestCase {
             XCTAssertNotEqual(result.status, 0)
             XCTAssertEqual(said(result.error), [expected])
         }
+    }
+
+    /// A non-zero exit and one line besides warnings: "disk full: recorded N s to FILE".
+    private func assertStoppedForAFullDisk(_ result: CommandResult, file: String, line: UInt = #line) {
+        XCTAssertNotEqual(result.status, 0, line: line)
+        let lines = said(result.error).filter { !$0.hasPrefix("warning: ") }
+        XCTAssertEqual(lines.count, 1, "one line: \(lines)", line: line)
+        XCTAssertTrue(lines.first?.hasPrefix("Error: disk full: recorded ") == true && lines.first?.hasSuffix(" s to \(file)") == true, "\(lines)", line: line)
     }
 
     /// Records the demo onto `disk` for up to 30 s, and runs `filling` once the file has grown past its
