@@ -8,24 +8,18 @@ extension Pad {
     /// pass first (e.g. until a changed camera control shows in the picture).
     public func nextSample(skipping: Int = 0, timeout: Duration) async throws -> Sample {
         let catcher = SampleCatcher(skip: skipping)
-        let pad = self.pad
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Sample, Error>) in
                 catcher.continuation = continuation
-                let box = Unmanaged.passRetained(catcher).toOpaque()
-                let id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
-                    guard let pad, let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
-                    let catcher = Unmanaged<SampleCatcher>.fromOpaque(data).takeUnretainedValue()
-                    guard catcher.takeTurn() else { return catcher.isDone ? GST_PAD_PROBE_REMOVE : GST_PAD_PROBE_OK }
+                let id = addRawBufferProbe { pad, buffer in
+                    guard catcher.takeTurn() else { return catcher.isDone ? .remove : .pass }
                     catcher.finish(.success(Sample(adopting: pc_sample_from_pad(pad, buffer))))
-                    return GST_PAD_PROBE_REMOVE
-                }, box) { data in
-                    if let data { Unmanaged<SampleCatcher>.fromOpaque(data).release() }
+                    return .remove
                 }
                 catcher.timer = Task { [self] in
                     guard (try? await Task.sleep(for: timeout)) != nil,
                           catcher.finish(.failure(GStreamerError.timeout("waiting for a buffer on pad '\(name)'"))) else { return }
-                    removeProbe(UInt(id))
+                    removeProbe(id)
                 }
             }
         } onCancel: {

@@ -22,16 +22,17 @@ extension Pad {
     /// holding on to the device's own buffer would take one of the few it captures into.
     @discardableResult
     public func copyPictures(every interval: Duration, _ keep: @escaping @Sendable (Sample) -> Void) -> UInt {
-        let box = Unmanaged.passRetained(CopyBox(interval: interval, keep: keep)).toOpaque()
-        return UInt(gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
-            guard let pad, let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
-            let box = Unmanaged<CopyBox>.fromOpaque(data).takeUnretainedValue()
-            guard box.isDue(), let sample = pc_sample_copied_from_pad(pad, buffer) else { return GST_PAD_PROBE_OK }
-            box.keep(Sample(adopting: sample))
-            return GST_PAD_PROBE_OK
-        }, box) { data in
-            if let data { Unmanaged<CopyBox>.fromOpaque(data).release() }
-        })
+        let last = Locked<ContinuousClock.Instant?>(nil)
+        return addRawBufferProbe { pad, buffer in
+            let now = ContinuousClock.now
+            let isDue = last.withValue { last in
+                guard last.map({ now - $0 >= interval }) ?? true else { return false }
+                last = now
+                return true
+            }
+            if isDue, let sample = pc_sample_copied_from_pad(pad, buffer) { keep(Sample(adopting: sample)) }
+            return .pass
+        }
     }
 }
 
@@ -57,26 +58,6 @@ extension Pad {
     public func dropNextBuffer() {
         let dropped = Locked(false)
         addRawBufferProbe { _, _ in dropped.withValue { done in defer { done = true }; return done } ? .remove : .drop }
-    }
-}
-
-private final class CopyBox: @unchecked Sendable {
-    let interval: Duration
-    let keep: @Sendable (Sample) -> Void
-    private let last = Locked<ContinuousClock.Instant?>(nil)
-
-    init(interval: Duration, keep: @escaping @Sendable (Sample) -> Void) {
-        self.interval = interval
-        self.keep = keep
-    }
-
-    func isDue() -> Bool {
-        let now = ContinuousClock.now
-        return last.withValue { last in
-            guard last.map({ now - $0 >= interval }) ?? true else { return false }
-            last = now
-            return true
-        }
     }
 }
 

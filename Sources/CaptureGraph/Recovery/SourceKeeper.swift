@@ -38,7 +38,6 @@ final class SourceKeeper: @unchecked Sendable {
     private var attempts = 0
     private var lastAttempt = ContinuousClock.now
     private var lostReason: InterruptionReason?
-    private var slate: Slate?
     /// An optional camera's "waiting" picture, until its first frame: the elements and the switch's input.
     private var placeholder: (elements: [Element], input: Pad)?
     /// The switch's input the camera's frames come in by (nil until an optional camera is first opened).
@@ -49,6 +48,8 @@ final class SourceKeeper: @unchecked Sendable {
     private let awaitingReturn = Locked(false)
     private let lastPicture = Locked<Sample?>(nil)
     private let stopping = Locked(false)
+    /// What stands in for a camera while it is lost; nil for a microphone.
+    private let slate: Slate?
 
     /// Takes over the source the pipeline was built with: its end-of-stream is held from now on.
     init(_ kept: GraphPlan.KeptSource, input: DeviceInput, pipeline: Pipeline, timeout: Duration) throws {
@@ -58,9 +59,10 @@ final class SourceKeeper: @unchecked Sendable {
         self.timeout = timeout
         queue = DispatchQueue(label: "pipcam.keeper.\(kept.inputID)")
         source = pipeline[kept.source]
+        let selector = kept.selector.flatMap { pipeline[$0] }
+        slate = selector.flatMap { selector in kept.slate.flatMap { Slate($0, in: pipeline, selector: selector, label: input.label) } }
         if let source { try watch(source) }
-        if let selector = kept.selector.flatMap({ pipeline[$0] }) {
-            slate = kept.slate.flatMap { Slate($0, in: pipeline, selector: selector, label: input.label) }
+        if let selector {
             let first = try selector.staticPad("sink_0")
             selector.select(first)
             if kept.startsDetached {
