@@ -137,11 +137,14 @@ static inline gulong pc_signal_connect(gpointer instance, const gchar *signal, G
 
 // MARK: pad probes
 
-static inline gboolean pc_probe_info_is_eos(GstPadProbeInfo *info) {
-    if (!(info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)) return FALSE;
+/// Whether a probe sees an event of this type (`type` travels as the probe's data).
+static inline gboolean pc_probe_info_event_is(GstPadProbeInfo *info, gpointer type) {
+    if (!(info->type & GST_PAD_PROBE_TYPE_EVENT_BOTH)) return FALSE;
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-    return event && GST_EVENT_TYPE(event) == GST_EVENT_EOS;
+    return event && GST_EVENT_TYPE(event) == (GstEventType)GPOINTER_TO_UINT(type);
 }
+
+static inline gpointer pc_event_type_pointer(GstEventType type) { return GUINT_TO_POINTER(type); }
 
 static inline GstBuffer *pc_probe_info_buffer(GstPadProbeInfo *info) {
     return (info->type & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
@@ -161,13 +164,6 @@ static inline const gchar *pc_probe_info_key_press(GstPadProbeInfo *info) {
     if (gst_navigation_event_get_type(event) != GST_NAVIGATION_EVENT_KEY_PRESS) return NULL;
     const gchar *key = NULL;
     return gst_navigation_event_parse_key_event(event, &key) ? key : NULL;
-}
-
-/// Whether a probe sees a quality-of-service event going upstream.
-static inline gboolean pc_probe_info_is_qos(GstPadProbeInfo *info) {
-    if (!(info->type & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM)) return FALSE;
-    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-    return event && GST_EVENT_TYPE(event) == GST_EVENT_QOS;
 }
 
 /// A buffer's presentation time as running time (the pipeline clock's scale), using the pad's segment.

@@ -15,9 +15,6 @@ extension Pad {
     /// them on to every input; its inputs' filters would then drop camera frames it still needs.
     @discardableResult
     public func stopUpstreamQualityOfService() -> UInt {
-        UInt(gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, { _, info, _ in
-            guard let info, pc_probe_info_is_qos(info) != 0 else { return GST_PAD_PROBE_OK }
-            return GST_PAD_PROBE_DROP
-        }, nil, nil))
+        dropEvents(GST_EVENT_QOS, going: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM)
     }
 }

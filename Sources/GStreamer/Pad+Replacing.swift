@@ -11,10 +11,16 @@ extension Pad {
     /// end-of-stream further downstream, so nothing else needs this one.
     @discardableResult
     public func holdEndOfStream() -> UInt {
-        UInt(gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, _ in
-            guard let info, pc_probe_info_is_eos(info) != 0 else { return GST_PAD_PROBE_OK }
-            return GST_PAD_PROBE_DROP
-        }, nil, nil))
+        dropEvents(GST_EVENT_EOS, going: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)
+    }
+
+    /// Keeps requests to renegotiate from going upstream of this pad: for a source whose format a caps
+    /// filter upstream states, they change nothing, yet each makes it ask downstream again how to
+    /// allocate, a question that waits behind every queue between it and the compositor. An
+    /// input-selector asks its input this each time it turns to it.
+    @discardableResult
+    public func ignoreRenegotiationRequests() -> UInt {
+        dropEvents(GST_EVENT_RECONFIGURE, going: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM)
     }
 
     /// Hands `keep` a copy of the picture passing this pad at most once every `interval`: the pixels are

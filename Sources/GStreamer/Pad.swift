@@ -104,6 +104,15 @@ extension Pad {
         return UInt(id)
     }
 
+    /// Drops every event of `type` passing this pad in `direction` (`GST_PAD_PROBE_TYPE_EVENT_UPSTREAM`
+    /// or `…_DOWNSTREAM`).
+    func dropEvents(_ type: GstEventType, going direction: GstPadProbeType) -> UInt {
+        UInt(gst_pad_add_probe(pad, direction, { _, info, type in
+            guard let info, pc_probe_info_event_is(info, type) != 0 else { return GST_PAD_PROBE_OK }
+            return GST_PAD_PROBE_DROP
+        }, pc_event_type_pointer(type), nil))
+    }
+
     public func removeProbe(_ id: UInt) {
         gst_pad_remove_probe(pad, gulong(id))
     }

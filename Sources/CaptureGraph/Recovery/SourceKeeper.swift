@@ -248,8 +248,14 @@ final class SourceKeeper: @unchecked Sendable {
 
     /// The camera's frames arrive at `pad`: a copy a second is the picture a slate shows. The first is
     /// drawn on once, unseen, so that the slate's fonts are loaded before one is due.
+    ///
+    /// The switch asks the camera to renegotiate each time it turns back to it; the camera's caps filter
+    /// states its mode, so nothing would change, but the camera's question on how to allocate waited behind
+    /// the queues down to the compositor: on the loaded VM, 2 to 3 s without a frame, counted as a new
+    /// loss, whose return asked again (a loop measured in 4 of 12 runs). The request stops here.
     private func keepPictures(at pad: Pad) throws {
         cameraPad = pad
+        pad.ignoreRenegotiationRequests()
         pad.copyPictures(every: .seconds(1)) { [lastPicture, queue, slate] picture in
             let first = lastPicture.withValue { last in defer { last = picture }; return last == nil }
             if first, let slate { queue.async { slate.warm(with: picture) } }
