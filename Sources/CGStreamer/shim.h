@@ -181,6 +181,24 @@ static inline GstClockTime pc_pad_running_time(GstPad *pad, GstClockTime pts) {
     return result;
 }
 
+/// Moves the probed buffer's presentation time onto the frame grid of `rate_n`/`rate_d` counted from
+/// running time zero (the nearest picture time), making the buffer writable if it must change. Called
+/// from a buffer probe, after `pc_pad_running_time`'s segment is known.
+static inline void pc_probe_info_align_to_rate(GstPad *pad, GstPadProbeInfo *info, gint rate_n, gint rate_d) {
+    GstBuffer *buffer = pc_probe_info_buffer(info);
+    if (!buffer || rate_n <= 0 || rate_d <= 0 || !GST_BUFFER_PTS_IS_VALID(buffer)) return;
+    GstClockTime pts = GST_BUFFER_PTS(buffer);
+    GstClockTime running = pc_pad_running_time(pad, pts);
+    if (!GST_CLOCK_TIME_IS_VALID(running)) return;
+    guint64 frame = gst_util_uint64_scale_round(running, rate_n, (guint64)rate_d * GST_SECOND);
+    GstClockTime aligned = gst_util_uint64_scale_round(frame, (guint64)rate_d * GST_SECOND, rate_n);
+    if (aligned == running || (aligned < running && running - aligned > pts)) return;
+    buffer = gst_buffer_make_writable(buffer);
+    GST_BUFFER_PTS(buffer) = pts + aligned - running;
+    if (GST_BUFFER_DTS_IS_VALID(buffer)) GST_BUFFER_DTS(buffer) = GST_BUFFER_PTS(buffer);
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+}
+
 // MARK: samples taken from pads, and buffers pushed back in
 
 /// The buffer as a sample with the pad's caps and segment, so its running time can be computed later.

@@ -79,6 +79,8 @@ struct Record: AsyncParsableCommand {
             throw CLIError("give the file to record to: pipcam record OUT.mkv" + (sessionOptions.pipeline.map { " --pipeline \($0)" } ?? ""))
         }
         let path = try OutputPath.check(output, force: force)
+        // A recording of pipcam's own cut off beside the new one (a crash, a kill, a power cut) is made whole first.
+        Repair.repairUnfinished(in: URL(fileURLWithPath: path).deletingLastPathComponent().path, except: path)
         var configuration = try sessionOptions.configuration(outputPath: path, loaded: description)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }

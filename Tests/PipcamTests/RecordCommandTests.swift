@@ -23,6 +23,7 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertEqual(duration, 5, accuracy: 1.0 / 30 + 0.001, "5 s ± one frame")
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
         XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: file)), 150, accuracy: 1, "5 s at 30 fps, ± one frame")
+        XCTAssertEqual(Self.pictures(in: result.output), try MediaProbe.videoFrameCount(path: file), "the summary counts the file's frames: \(result.output)")
 
         // The inset (bottom-right, 30 % of the width, 3 % margin) shows the second camera's blue;
         // the same area at the top-left shows the first camera's bars.
@@ -71,6 +72,14 @@ final class RecordCommandTests: XCTestCase {
         let duration = try XCTUnwrap(try MediaProbe(path: file).duration, "a finalized file has a duration")
         XCTAssertEqual(duration, 3, accuracy: 0.6)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        XCTAssertEqual(Self.pictures(in: result.output), try MediaProbe.videoFrameCount(path: file), "the summary counts the file's frames: \(result.output)")
+    }
+
+    /// The summary's "picture: N frames in the file".
+    private static func pictures(in summary: String) -> Int? {
+        summary.split(separator: "\n").first { $0.contains("picture:") }.flatMap { line in
+            line.split(separator: " ").firstIndex(of: "picture:").flatMap { Int(line.split(separator: " ")[$0 + 1]) }
+        }
     }
 
     func testExistingFileIsKeptWithoutForce() throws {

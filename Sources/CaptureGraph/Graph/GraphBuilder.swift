@@ -197,7 +197,9 @@ struct GraphBuilder {
         // The file: tracks in order (picture, mix, microphones, isolated cameras).
         if let movie = configuration.movieFile, movie.writesFile {
             let mux = plan.add("mux", .matroskamux, [("writing-app", .string("pipcam"))])
-            let file = plan.add("file", .filesink, [("location", .string(movie.path))])
+            // Unbuffered: what the muxer writes reaches the system at once, where a crash of pipcam cannot
+            // take it, and the file's sync every second (`FileInProgress`) takes it to the disk.
+            let file = plan.add("file", .filesink, [("location", .string(movie.path)), ("buffer-mode", .string("unbuffered"))])
             plan.mux = ElementHandle(mux)
             plan.fileSink = ElementHandle(file)
             plan.link(mux, to: file)

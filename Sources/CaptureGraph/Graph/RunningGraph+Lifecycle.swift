@@ -49,6 +49,7 @@ extension RunningGraph {
             throw CaptureError.startFailed(input: input, element: element ?? "pipeline", cause: reason)
         }
         started.withValue { $0 = true }
+        if let movie = configuration.movieFile, movie.writesFile { fileInProgress.withValue { $0 = FileInProgress(path: movie.path) } }
         activateKeepers(onEvent: onEvent)
     }
 

@@ -14,8 +14,13 @@ package final class RunningGraph: @unchecked Sendable {
     private(set) var delivered: [String: FrameCounter] = [:]
     /// Timestamps of the composed picture as it enters the file.
     let written = FrameCounter()
+    /// Where a timed recording cuts every track (`watchFile`): a camera's frames from there on are not
+    /// the file's, so the summary does not count them.
+    private let fileLimit = Locked<Duration?>(nil)
     /// The first error the pipeline posted.
     package let firstError = Locked<CaptureError?>(nil)
+    /// The file while it is written: synced every second, locked against a repair (see `FileInProgress`).
+    let fileInProgress = Locked<FileInProgress?>(nil)
     /// Whether the file's writer failed (a full disk): the end of the streams can no longer reach it.
     let fileFailed = Locked(false)
     /// Whether the graph reached PLAYING (failures before that are the start's to report), and stopped.
@@ -56,15 +61,15 @@ package final class RunningGraph: @unchecked Sendable {
         livePhotoRing = ring
         for tap in plan.cameraTaps {
             let capturedCounter = FrameCounter()
-            try pipeline[tap.captured]?.staticPad("sink").addBufferProbe { time in
-                capturedCounter.bump(time)
+            try pipeline[tap.captured]?.staticPad("sink").addBufferProbe { [fileLimit] time in
+                if !Self.isPast(time, fileLimit.value) { capturedCounter.bump(time) }
                 return .pass
             }
             captured[tap.inputID] = capturedCounter
             if let element = tap.delivered, let padName = tap.deliveredPad {
                 let deliveredCounter = FrameCounter()
-                try pipeline[element]?.staticPad(padName).addBufferProbe { time in
-                    deliveredCounter.bump(time)
+                try pipeline[element]?.staticPad(padName).addBufferProbe { [fileLimit] time in
+                    if !Self.isPast(time, fileLimit.value) { deliveredCounter.bump(time) }
                     return .pass
                 }
                 delivered[tap.inputID] = deliveredCounter
@@ -81,6 +86,7 @@ package final class RunningGraph: @unchecked Sendable {
                 for pad in plan.compositorPads.values { try compositor.staticPad(pad).stopUpstreamQualityOfService() }
             }
             let upstream = try caps.staticPad("sink")
+            try caps.staticPad("src").alignToFrameGrid(rate: Fraction(rate: plan.frameRate))
             try caps.staticPad("src").addBufferProbe { [skipped] time in
                 guard let time else { return .pass }
                 let decision = limiter.withValue { $0.decide(time) }
@@ -153,6 +159,10 @@ package final class RunningGraph: @unchecked Sendable {
         lock.unlock()
         pressure?.cancel()
         subscription?.cancel()
+        fileInProgress.withValue { file in
+            file?.end()
+            file = nil
+        }
         watch?.stop()
         for keeper in keepers { keeper.stop() }
     }
@@ -179,6 +189,8 @@ package final class RunningGraph: @unchecked Sendable {
         var summary = RecordingSummary(path: path, duration: written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
                                        droppedPictures: droppedPictures, fileSize: size, problem: problem)
         summary.interruptions = interruptions.value
+        summary.pictures = written.value
+        summary.pictureMode = "\(plan.outputSize.width)x\(plan.outputSize.height) @ \(VideoFormat.rateText(plan.frameRate)) fps"
         return summary
     }
 
@@ -190,6 +202,7 @@ package final class RunningGraph: @unchecked Sendable {
     /// time has a backlog queued there, and encoding what the file will not keep would only delay the stop.
     package func watchFile(limit: Duration?, reached: @escaping @Sendable () -> Void) throws {
         guard let mux = plan.mux.flatMap({ pipeline[$0] }) else { return }
+        fileLimit.withValue { $0 = limit }
         if let limit {
             let fired = Locked(false)
             for encoder in plan.encoders {
@@ -210,6 +223,12 @@ package final class RunningGraph: @unchecked Sendable {
                 return .pass
             }
         }
+    }
+
+    /// Whether a buffer's time is at or past the recording's limit: not the file's.
+    private static func isPast(_ time: Duration?, _ limit: Duration?) -> Bool {
+        guard let time, let limit else { return false }
+        return time >= limit
     }
 
     /// Limits the pictures that reach the encoder to `rate` per second; nil lifts the limit.

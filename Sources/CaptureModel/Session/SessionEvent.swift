@@ -45,6 +45,9 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     /// Recorded duration: up to the end of the last picture written to the file.
     public let duration: Duration
     public let cameras: [Camera]
+    /// Pictures in the file, and their size and rate ("1280x720 @ 30 fps"): what a reader of the file counts.
+    public var pictures = 0
+    public var pictureMode = ""
     /// Composed pictures dropped because encoding fell behind.
     public let droppedPictures: Int
     public let fileSize: Int64?
@@ -69,8 +72,9 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
 
     public var description: String {
         var lines = [recordedLine]
+        if path != nil { lines.append("  picture: \(pictures) frames in the file (\(pictureMode))") }
         for camera in cameras {
-            lines.append("  \(camera.inputID): \(camera.frames) frames (\(camera.mode)), \(camera.dropped) dropped")
+            lines.append("  \(camera.inputID): \(camera.frames) frames captured (\(camera.mode)), \(camera.dropped) dropped")
         }
         for gap in interruptions {
             let end = gap.to.map(Self.clock) ?? "the end"
@@ -88,7 +92,7 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         return String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
     }
 
-    static func seconds(_ duration: Duration) -> String {
+    public static func seconds(_ duration: Duration) -> String {
         String(format: "%.2f s", duration.seconds)
     }
 

@@ -1,0 +1,285 @@
+import Foundation
+
+/// Ends, in place, a Matroska recording whose writer never did (a crash, a kill, a power cut): what its
+/// muxer would have written at the end, without copying or re-encoding anything.
+///
+/// The muxer writes a segment and clusters of unknown size, and placeholders for the segment's duration
+/// and for where its index goes; blocks follow one another as they are encoded. So the repair reads the
+/// block headers from the start, keeps every block that is whole and followed by a well-formed element
+/// (a block cut off by the crash, or followed by the zeros a power cut can leave, is dropped), cuts the
+/// file there, appends the index (a cue at every key picture), and fills in the cluster's size, the
+/// seek table, the duration and, last of all, the segment's size: a repair stopped half-way leaves a
+/// file that is still unfinished, and can be repaired again.
+public enum MatroskaRepair {
+    public struct Result: Sendable, Equatable {
+        /// How long the repaired file plays.
+        public let duration: Duration
+        /// Bytes cut off the end: the last, incomplete, blocks.
+        public let droppedBytes: Int64
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case unreadable(String)
+        case unwritable(String)
+        case notMatroska
+        case finished
+        case noPictures
+        case unsupported(String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let reason): "cannot be read: \(reason)"
+            case .unwritable(let reason): "cannot be written: \(reason)"
+            case .notMatroska: "is not a Matroska file"
+            case .finished: "is complete: nothing to repair"
+            case .noPictures: "holds no whole picture: nothing to keep"
+            case .unsupported(let what): "cannot be repaired: \(what)"
+            }
+        }
+    }
+
+    /// Repairs the file at `path` in place.
+    public static func repair(path: String) throws -> Result {
+        let file = try MatroskaFileBytes(path: path, writable: true)
+        guard let header = MatroskaHeader.read(file) else { throw Failure.notMatroska }
+        guard !header.isFinished else { throw Failure.finished }
+        var layout = try MatroskaLayout.read(file)
+        let scan = BlockScan.run(file, from: layout.firstCluster, tracks: layout.tracks, scale: layout.timecodeScale)
+        guard scan.hasPicture else { throw Failure.noPictures }
+        let droppedBytes = file.size - scan.keptEnd
+
+        try file.truncate(at: scan.keptEnd)
+        if let cluster = scan.lastCluster, let size = EBMLWriter.size(UInt64(scan.keptEnd - cluster.body), length: cluster.sizeLength) {
+            try file.write(size, at: cluster.sizeOffset)
+        }
+        let cuesOffset = scan.keptEnd
+        try file.write(cues(scan.cues, relativeTo: layout.dataStart), at: cuesOffset)
+        layout.positions[0x1C53_BB6B] = cuesOffset
+        for entry in layout.seekEntries {
+            if entry.positionLength == 8, let position = layout.positions[entry.target] {
+                try file.write(withUnsafeBytes(of: UInt64(position - layout.dataStart).bigEndian) { Array($0) }, at: entry.positionOffset)
+            } else {
+                // A place the muxer meant to fill (tags, chapters) that the file does not have: a void of the same length.
+                try file.write(void(length: entry.length), at: entry.offset)
+            }
+        }
+        let duration = scan.end
+        if let field = layout.durationField {
+            let units = Double(duration.nanoseconds) / Double(layout.timecodeScale)
+            let bytes = field.length == 4 ? withUnsafeBytes(of: Float(units).bitPattern.bigEndian) { Array($0) }
+                                          : withUnsafeBytes(of: units.bitPattern.bigEndian) { Array($0) }
+            try file.write(bytes, at: field.offset)
+        }
+        file.sync()
+        guard let segmentSize = EBMLWriter.size(UInt64(file.size - layout.dataStart), length: layout.segmentSizeLength) else {
+            throw Failure.unsupported("the segment's size has no room")
+        }
+        try file.write(segmentSize, at: layout.segmentSizeOffset)
+        file.sync()
+        return Result(duration: duration, droppedBytes: droppedBytes)
+    }
+
+    /// The index: where each key picture's cluster starts, by time.
+    private static func cues(_ cues: [(time: UInt64, track: UInt64, cluster: Int64)], relativeTo dataStart: Int64) -> [UInt8] {
+        var body: [UInt8] = []
+        for cue in cues {
+            let position = EBMLWriter.element(0xB7, EBMLWriter.unsigned(0xF7, cue.track) + EBMLWriter.unsigned(0xF1, UInt64(cue.cluster - dataStart)))
+            body += EBMLWriter.element(0xBB, EBMLWriter.unsigned(0xB3, cue.time) + position)
+        }
+        return EBMLWriter.element(0x1C53_BB6B, body)
+    }
+
+    /// An EBML void element of exactly `length` bytes (at least 9: an id and an 8-byte size).
+    private static func void(length: Int) -> [UInt8] {
+        guard length >= 9, let size = EBMLWriter.size(UInt64(length - 9), length: 8) else { return [UInt8](repeating: 0xEC, count: 0) }
+        return [0xEC] + size + [UInt8](repeating: 0, count: length - 9)
+    }
+}
+
+private extension Duration {
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+}
+
+/// Where the parts of a Matroska file's head are, and what they say: the segment's size field, the seek
+/// table's entries, the info's timecode scale and duration field, the tracks, and the first cluster.
+struct MatroskaLayout {
+    struct SeekEntry {
+        let offset: Int64
+        let length: Int
+        let target: UInt32
+        let positionOffset: Int64
+        let positionLength: Int
+    }
+
+    struct Track {
+        let isVideo: Bool
+        /// Nanoseconds each block lasts, when the muxer said.
+        let defaultDuration: UInt64?
+    }
+
+    var segmentSizeOffset: Int64 = 0
+    var segmentSizeLength = 0
+    var dataStart: Int64 = 0
+    var seekEntries: [SeekEntry] = []
+    /// Where each top-level element the seek table may point to starts, by id.
+    var positions: [UInt32: Int64] = [:]
+    var timecodeScale: UInt64 = 1_000_000
+    var durationField: (offset: Int64, length: Int)?
+    var tracks: [UInt64: Track] = [:]
+    var firstCluster: Int64 = 0
+
+    static func read(_ file: MatroskaFileBytes) throws -> MatroskaLayout {
+        guard let ebml = file.element(at: 0), let ebmlEnd = ebml.end, let segment = file.element(at: ebmlEnd), segment.id == 0x1853_8067 else {
+            throw MatroskaRepair.Failure.notMatroska
+        }
+        var layout = MatroskaLayout()
+        layout.segmentSizeOffset = segment.sizeOffset
+        layout.segmentSizeLength = segment.sizeLength
+        layout.dataStart = segment.body
+        var offset = segment.body
+        while let element = file.element(at: offset), element.id != 0x1F43_B675 {
+            guard let end = element.end else { throw MatroskaRepair.Failure.unsupported("an element of unknown size before the first cluster") }
+            layout.positions[element.id] = element.offset
+            switch element.id {
+            case 0x114D_9B74: layout.readSeekHead(file, element)
+            case 0x1549_A966: layout.readInfo(file, element)
+            case 0x1654_AE6B: layout.readTracks(file, element)
+            default: break
+            }
+            offset = end
+        }
+        guard file.element(at: offset)?.id == 0x1F43_B675 else { throw MatroskaRepair.Failure.noPictures }
+        layout.firstCluster = offset
+        return layout
+    }
+
+    private mutating func readSeekHead(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element) {
+        for seek in file.children(of: element) where seek.id == 0x4DBB {
+            let fields = seek.children
+            guard let target = fields.first(where: { $0.id == 0x53AB }), let position = fields.first(where: { $0.id == 0x53AC }) else { continue }
+            seekEntries.append(SeekEntry(offset: seek.offset, length: seek.length, target: UInt32(truncatingIfNeeded: MatroskaFileBytes.unsigned(target.body)),
+                                         positionOffset: position.bodyOffset, positionLength: position.body.count))
+        }
+    }
+
+    private mutating func readInfo(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element) {
+        for field in file.children(of: element) {
+            if field.id == 0x2AD7B1 { timecodeScale = max(1, MatroskaFileBytes.unsigned(field.body)) }
+            if field.id == 0x4489 { durationField = (field.bodyOffset, field.body.count) }
+        }
+    }
+
+    private mutating func readTracks(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element) {
+        for entry in file.children(of: element) where entry.id == 0xAE {
+            let fields = Dictionary(entry.children.map { ($0.id, MatroskaFileBytes.unsigned($0.body.prefix(8))) }) { first, _ in first }
+            guard let number = fields[0xD7] else { continue }
+            tracks[number] = Track(isVideo: fields[0x83] == 1, defaultDuration: fields[0x23E383])
+        }
+    }
+}
+
+/// The walk over the clusters: which blocks are whole, when each track ends, and where the key pictures are.
+struct BlockScan {
+    /// The end of the last block kept (or of the last whole cluster).
+    var keptEnd: Int64 = 0
+    /// The cluster the kept part ends in, whose size the repair writes.
+    var lastCluster: MatroskaFileBytes.Element?
+    var cues: [(time: UInt64, track: UInt64, cluster: Int64)] = []
+    var hasPicture = false
+    /// When the last block of any track ends.
+    var end: Duration = .zero
+
+    private static let clusterID: UInt32 = 0x1F43_B675
+    private static let topLevel: Set<UInt32> = [clusterID, 0x1C53_BB6B, 0x1254_C367, 0x1043_A770, 0x1941_A469]
+    /// What a cluster holds besides blocks: its time, position, previous size, a void, a checksum.
+    private static let clusterFields: Set<UInt32> = [0xE7, 0xA7, 0xAB, 0xEC, 0xBF]
+
+    static func run(_ file: MatroskaFileBytes, from first: Int64, tracks: [UInt64: MatroskaLayout.Track], scale: UInt64) -> BlockScan {
+        var scan = BlockScan()
+        scan.keptEnd = first
+        var offset = first
+        while let cluster = file.element(at: offset), cluster.id == clusterID {
+            let (end, whole) = scan.readCluster(file, cluster, tracks: tracks, scale: scale)
+            guard whole else { break }
+            offset = end
+        }
+        return scan
+    }
+
+    /// Reads one cluster's blocks; returns where it ends and whether it is whole (the walk goes on after it).
+    private mutating func readCluster(_ file: MatroskaFileBytes, _ cluster: MatroskaFileBytes.Element, tracks: [UInt64: MatroskaLayout.Track],
+                                      scale: UInt64) -> (Int64, Bool) {
+        let declaredEnd = cluster.end.flatMap { $0 > cluster.body ? $0 : nil }
+        var clusterTime: UInt64 = 0
+        var pending: (end: Int64, track: UInt64, time: Int64, key: Bool, duration: UInt64?)?
+        var offset = cluster.body
+        lastCluster = cluster
+        keptEnd = max(keptEnd, cluster.body)
+        while true {
+            if let declaredEnd, offset == declaredEnd {
+                if let block = pending { keep(block, cluster: cluster, tracks: tracks, scale: scale) }
+                keptEnd = offset
+                return (offset, true)
+            }
+            guard let element = file.element(at: offset), let size = element.size, element.body + size <= file.size else {
+                // Cut off or broken here: the block before it may be as well.
+                return (offset, false)
+            }
+            if declaredEnd == nil && Self.topLevel.contains(element.id) {
+                if let block = pending { keep(block, cluster: cluster, tracks: tracks, scale: scale) }
+                keptEnd = offset
+                return (offset, true)
+            }
+            let isBlock = element.id == 0xA3 || element.id == 0xA0
+            guard isBlock || Self.clusterFields.contains(element.id) else { return (offset, false) }
+            // A well-formed element follows the pending block: the block is whole.
+            if let block = pending { keep(block, cluster: cluster, tracks: tracks, scale: scale) }
+            pending = nil
+            if element.id == 0xE7 { clusterTime = MatroskaFileBytes.unsigned(file.body(of: element, limit: 8)) }
+            if isBlock, let block = Self.block(file, element, clusterTime: clusterTime) {
+                pending = (element.body + size, block.track, block.time, block.key, block.duration)
+            } else if isBlock {
+                return (offset, false)
+            } else {
+                keptEnd = element.body + size
+            }
+            offset = element.body + size
+        }
+    }
+
+    private mutating func keep(_ block: (end: Int64, track: UInt64, time: Int64, key: Bool, duration: UInt64?), cluster: MatroskaFileBytes.Element,
+                               tracks: [UInt64: MatroskaLayout.Track], scale: UInt64) {
+        keptEnd = block.end
+        let track = tracks[block.track]
+        let start = max(0, block.time) * Int64(scale)
+        let length = block.duration.map { Int64($0 * scale) } ?? Int64(track?.defaultDuration ?? 0)
+        end = max(end, .nanoseconds(start + length))
+        guard track?.isVideo == true else { return }
+        hasPicture = true
+        if block.key { cues.append((UInt64(max(0, block.time)), block.track, cluster.offset)) }
+    }
+
+    /// A block's track, time (in the file's timecode units), whether it is a key picture, and its duration if stated.
+    private static func block(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element, clusterTime: UInt64)
+        -> (track: UInt64, time: Int64, key: Bool, duration: UInt64?)? {
+        var header = file.bytes(at: element.body, count: 12)
+        var key = false
+        var duration: UInt64?
+        if element.id == 0xA0 {
+            // A block group: its block, and its duration; a key picture refers to no other.
+            key = true
+            var blockHeader: [UInt8]?
+            for child in file.children(of: element) {
+                if child.id == 0xA1 { blockHeader = Array(child.body.prefix(12)) }
+                if child.id == 0x9B { duration = MatroskaFileBytes.unsigned(child.body.prefix(8)) }
+                if child.id == 0xFB { key = false }
+            }
+            guard let blockHeader else { return nil }
+            header = blockHeader
+        }
+        guard let track = MatroskaFileBytes.number(header, from: 0, keepingMarker: false), header.count >= track.length + 3 else { return nil }
+        let relative = Int16(bitPattern: UInt16(header[track.length]) << 8 | UInt16(header[track.length + 1]))
+        if element.id == 0xA3 { key = header[track.length + 2] & 0x80 != 0 }
+        return (track.value, Int64(clusterTime) + Int64(relative), key, duration)
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Capture
+import Foundation
+
+/// `pipcam repair`: a recording cut off by a crash, a kill or a power cut, made playable and seekable
+/// (its duration and index written) without re-encoding; `record` does the same by itself for the
+/// unfinished recordings it finds beside its new file.
+struct Repair: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Finish a recording cut off by a crash, a kill or a power cut: playable and seekable, nothing re-encoded.")
+
+    @Argument(help: "The unfinished recording (.mkv).")
+    var file: String
+
+    @Argument(help: "Write the repaired recording here and leave FILE as it is (default: repair FILE in place).")
+    var output: String?
+
+    @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
+    var force = false
+
+    func run() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw CLIError("\(file): no such file")
+        }
+        guard let header = MatroskaHeader.read(path: file) else { throw CLIError("\(file) is not a Matroska file") }
+        guard !header.isFinished else {
+            print("\(file) is complete: nothing to repair")
+            return
+        }
+        guard !FileInProgress.isHeld(file) else { throw CLIError("\(file) is being recorded; repair it once the recording has ended") }
+        var target = file
+        if let output {
+            target = try OutputPath.check(output, force: force)
+            try? FileManager.default.removeItem(atPath: target)
+            do {
+                try FileManager.default.copyItem(atPath: file, toPath: target)
+            } catch {
+                throw CLIError("cannot write \(output): \(error.localizedDescription)")
+            }
+        }
+        let result = try Self.repair(target)
+        print("repaired \(target): \(RecordingSummary.seconds(result.duration)), playable and seekable" + Self.dropped(result))
+    }
+
+    /// Repairs `path` in place; its failure as one line naming the file.
+    static func repair(_ path: String) throws -> MatroskaRepair.Result {
+        do {
+            return try MatroskaRepair.repair(path: path)
+        } catch let failure as MatroskaRepair.Failure {
+            throw CLIError("\(path) \(failure)")
+        }
+    }
+
+    static func dropped(_ result: MatroskaRepair.Result) -> String {
+        result.droppedBytes > 0 ? " (an incomplete end of \(RecordingSummary.bytes(result.droppedBytes)) dropped)" : ""
+    }
+
+    /// Repairs the unfinished recordings of pipcam's own in `folder` (not `except`, which is about to be
+    /// written, nor one another pipcam is still recording), saying so in a line each.
+    static func repairUnfinished(in folder: String, except path: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names.sorted() where name.lowercased().hasSuffix(".mkv") {
+            let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+            guard candidate != path, MatroskaHeader.read(path: candidate)?.isUnfinishedRecording == true, !FileInProgress.isHeld(candidate) else { continue }
+            let line: String
+            do {
+                let result = try repair(candidate)
+                line = "repaired an unfinished recording: \(candidate) (\(RecordingSummary.seconds(result.duration)))"
+            } catch {
+                line = "warning: an unfinished recording could not be repaired: \(error)"
+            }
+            FileHandle.standardError.write(Data((TerminalText.plain(line) + "\n").utf8))
+        }
+    }
+}
