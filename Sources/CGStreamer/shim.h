@@ -199,6 +199,13 @@ static inline void pc_probe_info_align_to_rate(GstPad *pad, GstPadProbeInfo *inf
     GST_PAD_PROBE_INFO_DATA(info) = buffer;
 }
 
+/// A tag event naming one stream (a muxer makes the title its track's name).
+static inline GstEvent *pc_event_new_stream_title(const gchar *title) {
+    GstTagList *tags = gst_tag_list_new(GST_TAG_TITLE, title, NULL);
+    gst_tag_list_set_scope(tags, GST_TAG_SCOPE_STREAM);
+    return gst_event_new_tag(tags);
+}
+
 // MARK: samples taken from pads, and buffers pushed back in
 
 /// The buffer as a sample with the pad's caps and segment, so its running time can be computed later.

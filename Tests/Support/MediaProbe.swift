@@ -33,6 +33,18 @@ public struct MediaProbe: Sendable {
         duration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init)
     }
 
+    /// What ffmpeg says while copying every track of `path` into an MP4, as an editor's import would:
+    /// empty for a file every reader accepts. Of every Opus track copied without decoding, ffmpeg says
+    /// "codec frame size is not set" (of its own Opus recordings too): that line is not the file's.
+    public static func remuxWarnings(path: String) throws -> String {
+        // Beside the scratch folders, not the recording: its disk may be full.
+        let copy = NSTemporaryDirectory() + "pipcam-remux-\(UUID().uuidString.prefix(8)).mp4"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let result = try Command.run(["ffmpeg", "-v", "warning", "-xerror", "-y", "-i", path, "-map", "0", "-c", "copy", copy])
+        let said = result.error.split(separator: "\n").map(String.init).filter { !$0.hasSuffix("codec frame size is not set") }
+        return (result.status == 0 ? said : said + ["ffmpeg exited with \(result.status)"]).joined(separator: "\n")
+    }
+
     /// Decodes every stream in full; returns what the demuxer and decoders complained about (empty when
     /// clean). Complaints of the `null` output itself ("[null @ …]") are left out: they are about the
     /// timestamps ffmpeg gives it after rounding frames to a nominal rate, not about the file.

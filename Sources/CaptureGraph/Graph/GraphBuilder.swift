@@ -58,6 +58,8 @@ struct GraphBuilder {
     private mutating func build() throws {
         let (width, height) = configuration.preset.outputSize
         var muxVideo: [String] = [], muxAudio: [String] = [], muxIsolated: [String] = []
+        // Each track's name, by the element that feeds the muxer.
+        var titles: [String: String] = [:]
         let composed = configuration.composedCameras()
         let regions = configuration.layout.regions(width: width, height: height)
         let (chosen, rate) = chooseModes(composed: composed, regions: regions)
@@ -105,6 +107,7 @@ struct GraphBuilder {
                         let encoded = addVideoEncoder(movie, prefix: "\(branch)-track", bitrate: bitrate(for: mode), rate: mode.frameRate)
                         plan.chain([trackQueue, convert, caps, encoded.first])
                         muxIsolated.append(encoded.last)
+                        titles[encoded.last] = input.label
                     }
                     plan.link(toPicture, to: compositor, pad, padProperties: Self.padProperties(region))
                     deliveredTap = (compositor, pad)
@@ -135,6 +138,8 @@ struct GraphBuilder {
                 plan.pictureEncoder = ElementHandle(encoded.first)
                 // Live photos are cut from the encoded picture even when it is not written.
                 if movie.writesFile { muxVideo.append(encoded.last) } else { plan.link(encoded.last, to: addDiscard("picture-discard")) }
+                let shown = configuration.movieConnections(.video).compactMap { configuration.input($0.inputPorts[0].inputID)?.label }
+                titles[encoded.last] = "Picture" + (shown.isEmpty ? "" : ": " + shown.joined(separator: " + "))
             } else {
                 // Composed for photos of the picture only: nothing encodes it.
                 plan.chain([compositor, caps, addDiscard("picture-discard")])
@@ -172,7 +177,9 @@ struct GraphBuilder {
                         fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
                         let pace = plan.add("\(branch)-track-pace", .audiomixer, Self.mixerLatency)
                         plan.link(trackQueue, to: pace, "sink_0")
-                        muxAudio.append(addAudioEncoder(movie, prefix: "\(branch)-track", after: pace))
+                        let encoder = addAudioEncoder(movie, prefix: "\(branch)-track", after: pace)
+                        muxAudio.append(encoder)
+                        titles[encoder] = input.label
                     }
                     plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))])
                     mixerInputs += 1
@@ -189,7 +196,10 @@ struct GraphBuilder {
         if let mixer = plan.mixerName, let movie = configuration.movieFile {
             let caps = plan.add("mix-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 2)))])
             plan.link(mixer, to: caps)
-            muxAudio.insert(addAudioEncoder(movie, prefix: "mix", after: caps), at: 0)
+            let encoder = addAudioEncoder(movie, prefix: "mix", after: caps)
+            muxAudio.insert(encoder, at: 0)
+            let heard = movieMicrophones.compactMap { configuration.input($0.inputPorts[0].inputID)?.label }
+            titles[encoder] = heard.count == 1 ? heard[0] : "Mix"
         }
 
         if configuration.replay == .fast { plan.makeQueuesWait() }
@@ -209,7 +219,8 @@ struct GraphBuilder {
                 let pad = isAudio ? "audio_\(audioIndex)" : "video_\(videoIndex)"
                 if isAudio { audioIndex += 1 } else { videoIndex += 1 }
                 plan.link(source, to: mux, pad)
-                plan.muxPads.append(pad)
+                let isDefault = source == muxVideo.first || source == muxAudio.first
+                plan.muxTracks.append(.init(pad: pad, title: titles[source] ?? "", isDefault: isDefault))
             }
         }
     }

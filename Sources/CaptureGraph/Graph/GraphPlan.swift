@@ -100,8 +100,17 @@ public struct GraphPlan: Sendable {
     public var livePhotoSink: ElementHandle<AppSink>?
     /// Appsinks by data output id.
     public var appSinks: [String: ElementHandle<AppSink>] = [:]
-    /// Sink pads of the muxer, in track order: picture, mix, microphones, isolated cameras.
-    public var muxPads: [String] = []
+    /// One track of the file: the muxer's sink pad it enters by, its name, and whether players play it
+    /// unless asked for another (the picture and the mix; not a microphone's or a camera's own track).
+    public struct MuxTrack: Sendable, Equatable {
+        public let pad: String
+        public let title: String
+        public let isDefault: Bool
+    }
+
+    /// The file's tracks in order: picture, mix, microphones, isolated cameras.
+    public var muxTracks: [MuxTrack] = []
+    public var muxPads: [String] { muxTracks.map(\.pad) }
     public var mux: ElementHandle<Element>?
     public var compositor: ElementHandle<Element>?
     /// Every encoder, and the one of the composed picture.

@@ -65,6 +65,16 @@ extension RunningGraph {
         } else {
             try await pipeline.finish(timeout: timeout) { self.endAllSourcesFromDownstream() }
         }
+        // What the muxer cannot write: which tracks play by default, and each track's duration. A file the
+        // muxer could not end (the disk filled under it) is ended here as a crashed one would be: cutting
+        // its incomplete last block frees more than its index takes. If even that fails, `pipcam repair`
+        // can do it once there is room.
+        guard let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) else { return }
+        if header.isFinished {
+            try? MatroskaFinish.run(path: movie.path)
+        } else {
+            _ = try? MatroskaRepair.repair(path: movie.path)
+        }
     }
 
     /// Running time of the recording so far.

@@ -214,9 +214,12 @@ package final class RunningGraph: @unchecked Sendable {
                 }
             }
         }
-        for (index, padName) in plan.muxPads.enumerated() {
+        for (index, track) in plan.muxTracks.enumerated() {
             let isPicture = index == 0
-            try mux.staticPad(padName).addBufferProbe { [written] time in
+            let pad = try mux.staticPad(track.pad)
+            let title = track.title.trimmingCharacters(in: .whitespaces)
+            if !title.isEmpty { pad.peer?.announceTitle(title + (track.isDefault ? "" : MatroskaFinish.notDefaultMark)) }
+            try pad.addBufferProbe { [written] time in
                 guard let time else { return .pass }
                 if let limit, time >= limit { return .drop }
                 if isPicture { written.bump(time) }

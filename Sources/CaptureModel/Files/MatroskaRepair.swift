@@ -55,6 +55,8 @@ public enum MatroskaRepair {
         let cuesOffset = scan.keptEnd
         try file.write(cues(scan.cues, relativeTo: layout.dataStart), at: cuesOffset)
         layout.positions[0x1C53_BB6B] = cuesOffset
+        try MatroskaFinish.writeFlags(file, layout)
+        layout.positions[0x1254_C367] = try MatroskaFinish.appendDurations(scan.ends, file: file, layout: layout)
         for entry in layout.seekEntries {
             if entry.positionLength == 8, let position = layout.positions[entry.target] {
                 try file.write(withUnsafeBytes(of: UInt64(position - layout.dataStart).bigEndian) { Array($0) }, at: entry.positionOffset)
@@ -71,10 +73,7 @@ public enum MatroskaRepair {
             try file.write(bytes, at: field.offset)
         }
         file.sync()
-        guard let segmentSize = EBMLWriter.size(UInt64(file.size - layout.dataStart), length: layout.segmentSizeLength) else {
-            throw Failure.unsupported("the segment's size has no room")
-        }
-        try file.write(segmentSize, at: layout.segmentSizeOffset)
+        try MatroskaFinish.writeSegmentSize(file, layout)
         file.sync()
         return Result(duration: duration, droppedBytes: droppedBytes)
     }
@@ -89,10 +88,11 @@ public enum MatroskaRepair {
         return EBMLWriter.element(0x1C53_BB6B, body)
     }
 
-    /// An EBML void element of exactly `length` bytes (at least 9: an id and an 8-byte size).
-    private static func void(length: Int) -> [UInt8] {
-        guard length >= 9, let size = EBMLWriter.size(UInt64(length - 9), length: 8) else { return [UInt8](repeating: 0xEC, count: 0) }
-        return [0xEC] + size + [UInt8](repeating: 0, count: length - 9)
+    /// An EBML void element of exactly `length` bytes (at least two: an id and a size).
+    static func void(length: Int) -> [UInt8] {
+        let sizeLength = length - 1 <= 127 ? 1 : 8
+        guard length >= 2, let size = EBMLWriter.size(UInt64(length - 1 - sizeLength), length: sizeLength) else { return [] }
+        return [0xEC] + size + [UInt8](repeating: 0, count: length - 1 - sizeLength)
     }
 }
 
@@ -115,6 +115,9 @@ struct MatroskaLayout {
         let isVideo: Bool
         /// Nanoseconds each block lasts, when the muxer said.
         let defaultDuration: UInt64?
+        let uid: UInt64?
+        /// The track's name element, where it is in the file.
+        let name: MatroskaFileBytes.Child?
     }
 
     var segmentSizeOffset: Int64 = 0
@@ -171,9 +174,11 @@ struct MatroskaLayout {
 
     private mutating func readTracks(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element) {
         for entry in file.children(of: element) where entry.id == 0xAE {
-            let fields = Dictionary(entry.children.map { ($0.id, MatroskaFileBytes.unsigned($0.body.prefix(8))) }) { first, _ in first }
+            let children = entry.children
+            let fields = Dictionary(children.map { ($0.id, MatroskaFileBytes.unsigned($0.body.prefix(8))) }) { first, _ in first }
             guard let number = fields[0xD7] else { continue }
-            tracks[number] = Track(isVideo: fields[0x83] == 1, defaultDuration: fields[0x23E383])
+            tracks[number] = Track(isVideo: fields[0x83] == 1, defaultDuration: fields[0x23E383], uid: fields[0x73C5],
+                                   name: children.first { $0.id == 0x536E })
         }
     }
 }
@@ -186,8 +191,9 @@ struct BlockScan {
     var lastCluster: MatroskaFileBytes.Element?
     var cues: [(time: UInt64, track: UInt64, cluster: Int64)] = []
     var hasPicture = false
-    /// When the last block of any track ends.
+    /// When the last block of any track ends, and of each track.
     var end: Duration = .zero
+    var ends: [UInt64: Duration] = [:]
 
     private static let clusterID: UInt32 = 0x1F43_B675
     private static let topLevel: Set<UInt32> = [clusterID, 0x1C53_BB6B, 0x1254_C367, 0x1043_A770, 0x1941_A469]
@@ -204,6 +210,29 @@ struct BlockScan {
             offset = end
         }
         return scan
+    }
+
+    /// When each track of an ended file ends: the blocks of its last clusters are read (every track has
+    /// blocks there; one that has none is read back further), the clusters before are only stepped over.
+    static func trackEnds(_ file: MatroskaFileBytes, from first: Int64, tracks: [UInt64: MatroskaLayout.Track], scale: UInt64) -> [UInt64: Duration] {
+        var clusters: [Int64] = []
+        var offset = first
+        while let element = file.element(at: offset), let end = element.end {
+            if element.id == clusterID { clusters.append(offset) }
+            guard topLevel.contains(element.id) || element.id == 0xEC else { break }
+            offset = end
+        }
+        var scan = BlockScan()
+        var start = max(0, clusters.count - 3)
+        while true {
+            scan = BlockScan()
+            for cluster in clusters[start...] {
+                guard let element = file.element(at: cluster) else { break }
+                _ = scan.readCluster(file, element, tracks: tracks, scale: scale)
+            }
+            if start == 0 || Set(scan.ends.keys).isSuperset(of: tracks.keys) { return scan.ends }
+            start = max(0, start - 16)
+        }
     }
 
     /// Reads one cluster's blocks; returns where it ends and whether it is whole (the walk goes on after it).
@@ -253,7 +282,9 @@ struct BlockScan {
         let track = tracks[block.track]
         let start = max(0, block.time) * Int64(scale)
         let length = block.duration.map { Int64($0 * scale) } ?? Int64(track?.defaultDuration ?? 0)
-        end = max(end, .nanoseconds(start + length))
+        let blockEnd = Duration.nanoseconds(start + length)
+        end = max(end, blockEnd)
+        ends[block.track] = max(ends[block.track] ?? .zero, blockEnd)
         guard track?.isVideo == true else { return }
         hasPicture = true
         if block.key { cues.append((UInt64(max(0, block.time)), block.track, cluster.offset)) }
