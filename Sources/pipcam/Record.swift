@@ -129,7 +129,7 @@ struct Record: AsyncParsableCommand {
 
 /// Checks the output path before anything starts, so a typo never costs a recording.
 enum OutputPath {
-    static func check(_ path: String, force: Bool) throws -> String {
+    static func check(_ path: String, force: Bool, fileExtension: String = "mkv") throws -> String {
         let url = URL(fileURLWithPath: path)
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -142,7 +142,9 @@ enum OutputPath {
             throw CLIError("the folder \(folder) does not exist")
         }
         guard manager.isWritableFile(atPath: folder) else { throw CLIError("cannot write to the folder \(folder)") }
-        guard url.pathExtension.lowercased() == "mkv" else { throw CLIError("\(path) needs a .mkv extension (pipcam writes Matroska)") }
+        guard url.pathExtension.lowercased() == fileExtension else {
+            throw CLIError("\(path) needs a .\(fileExtension) extension" + (fileExtension == "mkv" ? " (pipcam writes Matroska)" : ""))
+        }
         if manager.fileExists(atPath: url.path) {
             let kind = (try? manager.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType) ?? .typeRegular
             guard kind == .typeRegular else { throw CLIError("\(path) is not a regular file; give the path of a file to write") }

@@ -88,3 +88,56 @@ final class FileReadersTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.remuxWarnings(path: path), "")
     }
 }
+
+/// `pipcam export`: an MP4 for editors, its pictures the recording's own bytes.
+final class ExportCommandTests: XCTestCase {
+    func testExportCopiesEveryPictureAndMakesTheSoundAAC() throws {
+        let folder = try Paths.scratch("export")
+        try """
+        cameras:
+          - name: front
+            synthetic: smpte
+          - name: side
+            synthetic: ball
+        microphones:
+          - name: voice
+            synthetic: 440
+          - name: room
+            synthetic: 880
+        output:
+          audio: mixed-and-separate
+          isolated-cameras: true
+        """.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
+        let recording = "\(folder)/talk.mkv", exported = "\(folder)/talk.mp4"
+        let recorded = try Command.run([Paths.pipcam, "record", recording, "--pipeline", "\(folder)/session.yaml", "--preset", "low", "--duration", "2"])
+        XCTAssertEqual(recorded.status, 0, recorded.error)
+
+        let result = try Command.run([Paths.pipcam, "export", recording, exported])
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertEqual(result.output, "exported \(exported)\n")
+        let probe = try MediaProbe(path: exported)
+        XCTAssertEqual(probe.videoStreams.map(\.codecName), ["h264", "h264", "h264"], "the picture and each camera's own track")
+        XCTAssertEqual(probe.audioStreams.map(\.codecName), ["aac", "aac", "aac"], "the mix and each microphone")
+        XCTAssertEqual(try XCTUnwrap(probe.duration), try XCTUnwrap(try MediaProbe(path: recording).duration), accuracy: 0.1)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: exported), "")
+        // Not re-encoded: each picture track is the recording's, byte for byte.
+        for track in 0..<3 {
+            XCTAssertEqual(try Self.pictureDigest(recording, track: track), try Self.pictureDigest(exported, track: track), "picture track \(track)")
+        }
+        XCTAssertEqual(try ToneProbe.frequency(path: exported, stream: 1), 440, accuracy: 15, "the first microphone's own track")
+
+        let again = try Command.run([Paths.pipcam, "export", recording, exported])
+        XCTAssertNotEqual(again.status, 0)
+        XCTAssertEqual(again.error, "Error: \(exported) exists; pass --force to overwrite it\n")
+        let wrongName = try Command.run([Paths.pipcam, "export", recording, "\(folder)/talk.mov"])
+        XCTAssertEqual(wrongName.error, "Error: \(folder)/talk.mov needs a .mp4 extension\n")
+        let notMatroska = try Command.run([Paths.pipcam, "export", exported, "\(folder)/other.mp4"])
+        XCTAssertEqual(notMatroska.error, "Error: \(exported) is not a Matroska file\n")
+    }
+
+    /// The digest of a picture track's coded pictures, as they are stored.
+    private static func pictureDigest(_ path: String, track: Int) throws -> String {
+        let result = try Command.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:v:\(track)", "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "md5", "-"])
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -9,9 +9,13 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     // Base plugins.
     case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, videorate, compositor
     case audioconvert, audioresample, audiomixer, opusenc, decodebin
+    case opusdec
     // Good plugins.
     case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
     case imagefreeze, videobalance
+    // `pipcam export`: a recording's tracks read back, and written as an MP4 with AAC sound.
+    case matroskademux, mp4mux, aacparse
+    case aacEncoder = "avenc_aac"
     case alsasrc
     case x264enc
     // Bad plugins.
@@ -46,9 +50,10 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         switch self {
         case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink, .inputSelector: "libgstreamer1.0-0"
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
-             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin: "gstreamer1.0-plugins-base"
+             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
-             .imagefreeze, .videobalance: "gstreamer1.0-plugins-good"
+             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse: "gstreamer1.0-plugins-good"
+        case .aacEncoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
         case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc: "gstreamer1.0-plugins-bad"
