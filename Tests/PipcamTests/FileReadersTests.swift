@@ -2,6 +2,23 @@ import Foundation
 import PipcamTestSupport
 import XCTest
 
+/// Two synthetic cameras and microphones, each also on a track of its own beside the picture and the mix.
+private let everyTrackOfItsOwn = """
+    cameras:
+      - name: front
+        synthetic: smpte
+      - name: side
+        synthetic: ball
+    microphones:
+      - name: voice
+        synthetic: 440
+      - name: room
+        synthetic: 880
+    output:
+      audio: mixed-and-separate
+      isolated-cameras: true
+    """
+
 /// Recordings that every reader takes as they are: copied into an MP4 by ffmpeg without a warning however
 /// the recording ended, decoded without a complaint about timestamps, with each track named, only the
 /// picture and the mix played by default, and each track's duration stated.
@@ -53,28 +70,14 @@ final class FileReadersTests: XCTestCase {
 
     func testTracksAreNamedOnlyThePictureAndTheMixPlayByDefaultAndEachStatesItsDuration() throws {
         let folder = try Paths.scratch("tracks")
-        try """
-        cameras:
-          - name: front
-            synthetic: smpte
-          - name: side
-            synthetic: ball
-        microphones:
-          - name: lapel
-            synthetic: 440
-          - name: room
-            synthetic: 880
-        output:
-          audio: mixed-and-separate
-          isolated-cameras: true
-        """.write(toFile: "\(folder)/tracks.yaml", atomically: true, encoding: .utf8)
+        try everyTrackOfItsOwn.write(toFile: "\(folder)/tracks.yaml", atomically: true, encoding: .utf8)
         let path = "\(folder)/out.mkv"
         let result = try Self.record(path, extra: ["--pipeline", "\(folder)/tracks.yaml", "--duration", "2"])
         XCTAssertEqual(result.status, 0, result.error)
         let probe = try Command.run(["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", path]).output
         let streams = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(probe.utf8)) as? [String: Any])?["streams"] as? [[String: Any]])
         let tags = streams.map { $0["tags"] as? [String: String] ?? [:] }
-        XCTAssertEqual(tags.map { $0["title"] }, ["Picture: front + side", "Mix", "lapel", "room", "front", "side"])
+        XCTAssertEqual(tags.map { $0["title"] }, ["Picture: front + side", "Mix", "voice", "room", "front", "side"])
         let defaults = streams.map { ($0["disposition"] as? [String: Int])?["default"] }
         XCTAssertEqual(defaults, [1, 1, 0, 0, 0, 0], "the picture and the mix play; the others are there to choose")
         for (index, tag) in tags.enumerated() {
@@ -93,21 +96,7 @@ final class FileReadersTests: XCTestCase {
 final class ExportCommandTests: XCTestCase {
     func testExportCopiesEveryPictureAndMakesTheSoundAAC() throws {
         let folder = try Paths.scratch("export")
-        try """
-        cameras:
-          - name: front
-            synthetic: smpte
-          - name: side
-            synthetic: ball
-        microphones:
-          - name: voice
-            synthetic: 440
-          - name: room
-            synthetic: 880
-        output:
-          audio: mixed-and-separate
-          isolated-cameras: true
-        """.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
+        try everyTrackOfItsOwn.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
         let recording = "\(folder)/talk.mkv", exported = "\(folder)/talk.mp4"
         let recorded = try Command.run([Paths.pipcam, "record", recording, "--pipeline", "\(folder)/session.yaml", "--preset", "low", "--duration", "2"])
         XCTAssertEqual(recorded.status, 0, recorded.error)
