@@ -38,6 +38,14 @@ extension CaptureSession {
         }
     }
 
+    /// Stops at once: what is still queued for the file (up to about a second on a machine that cannot
+    /// encode in real time) is let go, and the file is ended with what reached it. A stop under way
+    /// stops waiting.
+    public func stopRunningAtOnce() async throws {
+        locked { graph }?.cutShort()
+        try await stopRunning()
+    }
+
     /// Stops the running graph, or waits for a stop already under way.
     func stop(segmentOnly: Bool) async -> RecordingSummary {
         let task: Task<RecordingSummary, Never>? = locked {

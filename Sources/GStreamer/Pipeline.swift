@@ -55,15 +55,28 @@ public final class Pipeline: Bin, @unchecked Sendable {
         guard currentState == .playing || currentState == .paused else { return }
         if let endStreams { endStreams() } else { sendEndOfStream() }
         let firstError = Locked<GStreamerError?>(nil)
+        let name = self.name
         let ended = try await messages.first(timeout: timeout) { message in
             if case .error(let text, let debug) = message.kind {
                 firstError.withValue { $0 = $0 ?? .pipelineError(source: message.sourcePath ?? "pipeline", message: text, debug: debug) }
             }
+            if case .application(let structure) = message.kind, structure.name == Self.cutShortMessage {
+                firstError.withValue { $0 = .timeout("the end of the stream on '\(name)', cut short") }
+                return true
+            }
             if case .eos = message.kind { return true }
             return false
         }
-        if ended == nil { throw firstError.value ?? GStreamerError.timeout("waiting for end of stream on '\(name)'") }
+        guard case .eos? = ended?.kind else { throw firstError.value ?? GStreamerError.timeout("waiting for end of stream on '\(name)'") }
     }
+
+    /// Ends a `finish` under way at once, without waiting for the end of the streams: what has not
+    /// reached the sinks yet is lost.
+    public func cutShort() {
+        _ = try? bus.post(applicationMessage: Self.cutShortMessage)
+    }
+
+    static let cutShortMessage = "pipcam-cut-short"
 
     /// Runs the pipeline on the system's monotonic clock instead of one a source offers. Every sound card
     /// has its own crystal; with the system clock as the master, cameras and all microphones are held to

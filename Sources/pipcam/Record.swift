@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Foundation
+import Locking
 
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -169,16 +170,29 @@ enum OutputPath {
     }
 }
 
-/// Turns Ctrl-C and SIGTERM into a clean stop (EOS, finalized file) instead of an abrupt exit.
+/// Turns Ctrl-C and SIGTERM into a clean stop (EOS, finalized file) instead of an abrupt exit; a second
+/// one stops at once, the file ended with what reached it.
 final class SignalStopper: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
+    private let signals = Locked(0)
 
     init(session: CaptureSession, notice: String = "stopping, finishing the file…") {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                FileHandle.standardError.write(Data("\n\(notice)\n".utf8))
+            source.setEventHandler { [signals, source] in
+                // Signals that come together are handed over as one event: `data` says how many.
+                let count = signals.withValue { count in
+                    count += max(1, Int(source.data))
+                    return count
+                }
+                guard count == 1 else {
+                    if count > 2 { return }
+                    FileHandle.standardError.write(Data("\nstopping at once\n".utf8))
+                    Task { try? await session.stopRunningAtOnce() }
+                    return
+                }
+                FileHandle.standardError.write(Data("\n\(notice) (again to stop at once)\n".utf8))
                 Task { _ = try? await session.stopRunning() }
             }
             source.resume()

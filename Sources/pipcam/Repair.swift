@@ -65,10 +65,13 @@ struct Repair: ParsableCommand {
             guard candidate != path, MatroskaHeader.read(path: candidate)?.isUnfinishedRecording == true, !FileInProgress.isHeld(candidate) else { continue }
             let line: String
             do {
-                let result = try repair(candidate)
+                let result = try MatroskaRepair.repair(path: candidate)
                 line = "repaired an unfinished recording: \(candidate) (\(RecordingSummary.seconds(result.duration)))"
+            } catch MatroskaRepair.Failure.noPictures {
+                // Cut off before its first picture: nothing to save, and nothing worth a line at every start.
+                continue
             } catch {
-                line = "warning: an unfinished recording could not be repaired: \(error)"
+                line = "warning: an unfinished recording could not be repaired: \(candidate) \(error)"
             }
             FileHandle.standardError.write(Data((TerminalText.plain(line) + "\n").utf8))
         }

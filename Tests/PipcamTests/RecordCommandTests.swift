@@ -75,6 +75,29 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertEqual(Self.pictures(in: result.output), try MediaProbe.videoFrameCount(path: file), "the summary counts the file's frames: \(result.output)")
     }
 
+    /// Whoever presses Ctrl-C twice does not wait for the queues to drain: pipcam stops at once, and the
+    /// file is ended all the same, with what reached it.
+    func testASecondInterruptStopsAtOnceWithTheFileEnded() throws {
+        let folder = try Paths.scratch("interrupt-twice")
+        let file = "\(folder)/out.mkv"
+        let recording = try Command.start([Paths.pipcam, "record", file, "--pipeline", "\(Paths.repository)/pipelines/demo.yaml"])
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: file) && Date() < deadline { usleep(50_000) }
+        Thread.sleep(forTimeInterval: 2)
+        let stopped = Date()
+        // Back to back, as two signals the system cannot merge into one: the demo's queues drain in
+        // milliseconds, which a second press would miss.
+        recording.signal(SIGTERM)
+        recording.signal(SIGINT)
+        let result = recording.wait()
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 5, "stopped at once")
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertTrue(result.error.contains("stopping at once"), result.error)
+        XCTAssertGreaterThan(try XCTUnwrap(try MediaProbe(path: file).duration, "the file is ended: it states its duration"), 1)
+        XCTAssertEqual(try MediaProbe.remuxWarnings(path: file), "")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+    }
+
     /// The summary's "picture: N frames in the file".
     private static func pictures(in summary: String) -> Int? {
         summary.split(separator: "\n").first { $0.contains("picture:") }.flatMap { line in

@@ -58,23 +58,37 @@ extension RunningGraph {
     /// capture source blocked in a read may not for a while. A graph that `drained` by itself only stops.
     package func finish(timeout: Duration, drained: Bool) async throws {
         defer { detach() }
-        if drained || fileFailed.value {
+        var failure: (any Error)?
+        if drained || fileFailed.value || cutShortAsked.value {
             // A file that can no longer be written to (a full disk) takes no more: waiting for the end
-            // of the streams would wait for ever. It keeps what reached it.
+            // of the streams would wait for ever. It keeps what reached it; so does a stop asked at once.
             _ = try pipeline.setState(.null)
         } else {
-            try await pipeline.finish(timeout: timeout) { self.endAllSourcesFromDownstream() }
+            do {
+                try await pipeline.finish(timeout: timeout) { self.endAllSourcesFromDownstream() }
+            } catch {
+                failure = error
+            }
         }
         // What the muxer cannot write: which tracks play by default, and each track's duration. A file the
-        // muxer could not end (the disk filled under it) is ended here as a crashed one would be: cutting
-        // its incomplete last block frees more than its index takes. If even that fails, `pipcam repair`
-        // can do it once there is room.
-        guard let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) else { return }
-        if header.isFinished {
-            try? MatroskaFinish.run(path: movie.path)
-        } else {
-            _ = try? MatroskaRepair.repair(path: movie.path)
+        // muxer could not end (the disk filled under it, a stop asked at once) is ended here as a crashed
+        // one would be: cutting its incomplete last block frees more than its index takes. If even that
+        // fails, `pipcam repair` can do it once there is room.
+        if let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) {
+            if header.isFinished {
+                try? MatroskaFinish.run(path: movie.path)
+            } else if (try? MatroskaRepair.repair(path: movie.path)) != nil {
+                return
+            }
         }
+        if let failure { throw failure }
+    }
+
+    /// Ends a stop under way (or the next) without waiting for what is still queued to reach the file:
+    /// the second Ctrl-C of someone who will not wait.
+    package func cutShort() {
+        cutShortAsked.withValue { $0 = true }
+        pipeline.cutShort()
     }
 
     /// Running time of the recording so far.

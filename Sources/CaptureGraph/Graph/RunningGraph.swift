@@ -21,6 +21,8 @@ package final class RunningGraph: @unchecked Sendable {
     package let firstError = Locked<CaptureError?>(nil)
     /// The file while it is written: synced every second, locked against a repair (see `FileInProgress`).
     let fileInProgress = Locked<FileInProgress?>(nil)
+    /// Whether the stop is to end at once (`cutShort`).
+    let cutShortAsked = Locked(false)
     /// Whether the file's writer failed (a full disk): the end of the streams can no longer reach it.
     let fileFailed = Locked(false)
     /// Whether the graph reached PLAYING (failures before that are the start's to report), and stopped.
