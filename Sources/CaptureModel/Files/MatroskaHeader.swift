@@ -43,7 +43,8 @@ public struct MatroskaHeader: Sendable, Equatable {
                 if let field = fields.first(where: { $0.id == 0x4489 }) {
                     let bits = MatroskaFileBytes.unsigned(field.body.prefix(8))
                     let value = field.body.count == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
-                    if value > 0, value.isFinite { duration = .nanoseconds(Int64(value * scale)) }
+                    let nanoseconds = value * scale
+                    if nanoseconds > 0, nanoseconds < 9e18 { duration = .nanoseconds(Int64(nanoseconds)) }
                 }
             }
             offset = end

@@ -250,10 +250,8 @@ struct BlockScan {
                 keptEnd = offset
                 return (offset, true)
             }
-            guard let element = file.element(at: offset), let size = element.size, element.body + size <= file.size else {
-                // Cut off or broken here: the block before it may be as well.
-                return (offset, false)
-            }
+            // No well-formed element here (zeros, garbage): the block before may be broken as well.
+            guard let element = file.element(at: offset) else { return (offset, false) }
             if declaredEnd == nil && Self.topLevel.contains(element.id) {
                 if let block = pending { keep(block, cluster: cluster, tracks: tracks, scale: scale) }
                 keptEnd = offset
@@ -261,6 +259,11 @@ struct BlockScan {
             }
             let isBlock = element.id == 0xA3 || element.id == 0xA0
             guard isBlock || Self.clusterFields.contains(element.id) else { return (offset, false) }
+            guard let size = element.size, element.body + size <= file.size else {
+                // A block cut off by the end of the file: the one before it is whole.
+                if let block = pending { keep(block, cluster: cluster, tracks: tracks, scale: scale) }
+                return (offset, false)
+            }
             // A well-formed element follows the pending block: the block is whole.
             if let block = pending { keep(block, cluster: cluster, tracks: tracks, scale: scale) }
             pending = nil
@@ -280,14 +283,20 @@ struct BlockScan {
                                tracks: [UInt64: MatroskaLayout.Track], scale: UInt64) {
         keptEnd = block.end
         let track = tracks[block.track]
-        let start = max(0, block.time) * Int64(scale)
-        let length = block.duration.map { Int64($0 * scale) } ?? Int64(track?.defaultDuration ?? 0)
-        let blockEnd = Duration.nanoseconds(start + length)
+        // A hostile file's times may be anything: the arithmetic saturates rather than traps.
+        let start = Self.product(UInt64(max(0, block.time)), scale)
+        let length = block.duration.map { Self.product($0, scale) } ?? Int64(clamping: track?.defaultDuration ?? 0)
+        let blockEnd = Duration.nanoseconds(start.addingReportingOverflow(length).overflow ? Int64.max : start + length)
         end = max(end, blockEnd)
         ends[block.track] = max(ends[block.track] ?? .zero, blockEnd)
         guard track?.isVideo == true else { return }
         hasPicture = true
         if block.key { cues.append((UInt64(max(0, block.time)), block.track, cluster.offset)) }
+    }
+
+    private static func product(_ a: UInt64, _ b: UInt64) -> Int64 {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int64.max : Int64(clamping: value)
     }
 
     /// A block's track, time (in the file's timecode units), whether it is a key picture, and its duration if stated.
@@ -311,6 +320,6 @@ struct BlockScan {
         guard let track = MatroskaFileBytes.number(header, from: 0, keepingMarker: false), header.count >= track.length + 3 else { return nil }
         let relative = Int16(bitPattern: UInt16(header[track.length]) << 8 | UInt16(header[track.length + 1]))
         if element.id == 0xA3 { key = header[track.length + 2] & 0x80 != 0 }
-        return (track.value, Int64(clusterTime) + Int64(relative), key, duration)
+        return (track.value, Int64(clamping: clusterTime) &+ Int64(relative), key, duration)
     }
 }
