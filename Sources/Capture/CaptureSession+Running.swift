@@ -194,6 +194,9 @@ extension CaptureSession {
         case .interruptionEnded(let input, let time):
             eventContinuation.yield(.interruptionEnded(input: input, at: time))
             return
+        case .warning(let text):
+            eventContinuation.yield(.warning(text))
+            return
         }
         guard running.started.value else { return }
         if case .drained = event { finishAfterFailure(running, drained: true) } else { finishAfterFailure(running) }

@@ -51,20 +51,16 @@ final class DeviceLossTests: XCTestCase {
         return (try XCTUnwrap(lost["time"] as? Double), try XCTUnwrap(back["time"] as? Double), lost["reason"] as? String ?? "")
     }
 
-    /// One file of the asked length that decodes cleanly, with pictures at a steady pace throughout. A
-    /// machine that cannot encode in real time drops pictures (the emulated VM does, under load): each
-    /// missing picture must be one the summary counts as dropped.
+    /// One file of the asked length (± one picture) that decodes cleanly, with pictures at a steady pace
+    /// throughout: no picture missing, before a loss, while it lasts or after the return.
     private func assertWholeFile(_ path: String, seconds: Double, rate: Double = 15, log: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let frameTime = 1.0 / rate
-        let dropped = log.range(of: #"[0-9]+ pictures dropped"#, options: .regularExpression).flatMap { Int(log[$0].split(separator: " ")[0]) } ?? 0
         let duration = try XCTUnwrap(try MediaProbe(path: path).duration, "the file was finalized: \(log)", file: file, line: line)
-        // The picture starts with the first camera frame, which a camera opened under load delivers a frame
-        // or two late: up to two frames short, and each dropped picture.
-        XCTAssertLessThanOrEqual(abs(duration - seconds), frameTime * (2.5 + Double(dropped)), "one file as long as the recording: \(log)", file: file, line: line)
+        XCTAssertLessThanOrEqual(abs(duration - seconds), frameTime * 1.01, "one file as long as the recording (\(duration) s): \(log)", file: file, line: line)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: path), "", file: file, line: line)
         let times = try MediaProbe.videoFrameTimes(path: path)
-        let missing = zip(times, times.dropFirst()).map { Int((($1 - $0) / frameTime).rounded()) - 1 }.reduce(0, +)
-        XCTAssertLessThanOrEqual(missing, dropped, "every gap in the picture's times is a picture counted as dropped: \(log)", file: file, line: line)
+        let jumps = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 > frameTime * 1.5 }
+        XCTAssertEqual(jumps, [], "the picture's times never jump over a picture: \(log)", file: file, line: line)
         // Every track of sound goes on without a gap: the mixers fill a lost microphone's time with silence.
         for stream in 0..<(try MediaProbe(path: path).audioStreams.count) {
             let packets = try Command.run(["ffprobe", "-v", "error", "-select_streams", "a:\(stream)", "-show_entries", "packet=pts_time,duration_time",
@@ -155,6 +151,34 @@ final class DeviceLossTests: XCTestCase {
         }
     }
 
+    /// A camera that comes back offering other modes is recorded in the nearest, made into the picture it
+    /// gave before: vivid reloaded with an HDMI input in place of the second webcam, which offers 60 fps
+    /// only where the camera was asked for 15.
+    func testACameraBackWithOtherModesIsRecordedInTheNearest() throws {
+        let run = try record("vm-loss-other-mode", seconds: 12, disturb: [
+            "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind",
+            // The module goes once pipcam has let go of both cameras.
+            "n=0; until modprobe -r vivid 2>/dev/null; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            "modprobe vivid n_devs=2 node_types=0x1,0x1 num_inputs=1,1 input_types=0x0,0x3",
+            "n=0; until v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2 2>/dev/null; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            "v4l2-ctl -d /dev/video0 -c osd_text_mode=2",
+        ])
+        XCTAssertEqual(run.status, "0", run.log)
+        try assertWholeFile("\(run.folder)/out.mkv", seconds: 12, log: run.log)
+        XCTAssertTrue(run.log.contains("vivid-001 came back without its mode YUY2 320x180 @ 15 fps: recording it as YUY2 320x180 @ 60 fps"),
+                      "the change of mode is said: \(run.log)")
+        let gap = try interruption(of: "vivid-001", in: run.events)
+        XCTAssertLessThan(gap.to - gap.from, 2 + 2 + 1, "back within 2 s of the driver: \(run.events)")
+        try assertSlateShown(in: "\(run.folder)/out.mkv", from: gap.from, to: gap.to, otherCameraStill: false)
+        // The same red in the same place before the loss and after the return.
+        let inset = try RegionLuma.series(path: "\(run.folder)/out.mkv", x: Self.inset.x, y: Self.inset.y, width: Self.inset.width, height: Self.inset.height)
+        let before = inset.filter { $0.time > 0.5 && $0.time < gap.from - 0.2 }.map(\.luma)
+        let after = inset.filter { $0.time > gap.to + 1.5 }.map(\.luma)
+        XCTAssertGreaterThan(after.count, 40, "the camera's picture after its return: \(run.log)")
+        XCTAssertEqual(after.reduce(0, +) / Double(max(after.count, 1)), before.reduce(0, +) / Double(max(before.count, 1)), accuracy: 12,
+                       "the camera's picture after its return is the one before")
+    }
+
     /// Plays a tone into one side of a loopback card; the other side's microphone hears it. At a higher
     /// priority than pipcam, which stands for the world outside the machine.
     private static func tone(_ frequency: Int, into device: String) -> String {
@@ -165,8 +189,8 @@ final class DeviceLossTests: XCTestCase {
     /// Two loopback cards, one microphone on each: unbinding the first card takes its microphone away
     /// (and its tone's player with it); bound again, the card is back with a new player. The first
     /// microphone's track is silent between, its tone before and after; the other track hears its tone
-    /// meanwhile, and the picture never changes. One camera at 5 pictures a second: under emulation, sound
-    /// cards deliver in starved bursts when the machine is busy encoding.
+    /// meanwhile, and the picture never changes. One camera at 5 pictures a second: under emulation (a
+    /// machine without KVM), sound cards deliver in starved bursts when the machine is busy encoding.
     func testAMicrophoneWhoseCardGoesAwayIsSilentThenHeardAgain() throws {
         let waitPlaying = { (card: String) in "until grep -qs RUNNING /proc/asound/\(card)/pcm1p/sub0/status; do sleep 0.1; done" }
         let run = try record("vm-loss-microphone", seconds: 14, disturb: [
@@ -202,15 +226,11 @@ final class DeviceLossTests: XCTestCase {
         let away = voice.filter { $0.time > gap.from + 0.6 && $0.time < gap.to - 0.6 }
         XCTAssertFalse(away.isEmpty, "the voice was away for a while: \(gap)")
         XCTAssertTrue(away.allSatisfy { $0.level < 100 }, "silence while the card is away: \(away.map(\.level))")
-        // Under emulation the players are sometimes starved for seconds and neither microphone hears
-        // anything (measured: 2 runs of 7); the tones are compared only where the other one is heard.
-        let roomAfter = heard(room.filter { $0.time > gap.to + 0.5 }, 880)
-        if roomAfter > 3 {
-            XCTAssertGreaterThan(heard(voice.filter { $0.time > gap.to + 0.5 }, 440), 3, "the voice's tone after its return at \(gap.to)")
-        } else {
-            print("!!!!! the emulated VM starved both tone players after the return: the voice's return is not checked by ear")
-        }
-        XCTAssertGreaterThan(heard(room, 880), 3, "the other microphone is heard")
+        XCTAssertGreaterThan(heard(voice.filter { $0.time > gap.to + 0.5 }, 440), 3, "the voice's tone after its return at \(gap.to)")
+        // The other card's tone throughout, the loss and the return included.
+        let roomThroughout = room.filter { $0.time > 1 && $0.time < 13.5 }
+        XCTAssertGreaterThanOrEqual(Double(heard(roomThroughout, 880)), 0.9 * Double(roomThroughout.count),
+                                    "the other microphone is heard throughout: \(roomThroughout.map(\.level))")
         let main = try RegionLuma.series(path: file, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height).map(\.luma)
         XCTAssertLessThan((main.max() ?? 0) - (main.min() ?? 0), 8, "the picture never changes")
     }

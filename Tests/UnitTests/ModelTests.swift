@@ -1,6 +1,7 @@
 @testable import Capture
 @testable import CaptureGraph
 @testable import CaptureModel
+import GStreamer
 import PipcamTestSupport
 import XCTest
 
@@ -28,6 +29,24 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(inset, CaptureMode(pixelFormat: "YUY2", width: 640, height: 360, frameRate: 30), "the smallest mode that covers the inset at the rate")
         let synthetic = FormatChooser.choose(for: Fixtures.side, width: 384, height: 216, frameRate: 30)
         XCTAssertEqual(synthetic, CaptureMode(pixelFormat: nil, width: 384, height: 216, frameRate: 30), "captured at the size it is shown")
+    }
+
+    /// A camera back from a loss is asked for its mode when it offers it, else for the nearest of the same
+    /// kind: vivid's HDMI input (any size, 60 fps only) standing in for its webcam input.
+    func testACameraBackInOtherModesIsAskedForTheNearest() throws {
+        let asked = CaptureMode(pixelFormat: "YUY2", width: 320, height: 180, frameRate: 15)
+        XCTAssertEqual(FormatChooser.nearest(to: asked, among: Fixtures.vividFormats), asked, "its own mode when offered")
+        let hdmi = try Caps("video/x-raw, format=(string){ UYVY, YUY2 }, width=(int)[ 16, 16384 ], height=(int)[ 16, 8640 ], framerate=(fraction)60/1; "
+                            + "image/jpeg, width=(int)[ 16, 16384 ], height=(int)[ 16, 8640 ], framerate=(fraction)60/1")
+        let offered = DeviceDiscovery.formats(hdmi, near: asked)
+        XCTAssertEqual(FormatChooser.nearest(to: asked, among: offered), CaptureMode(pixelFormat: "YUY2", width: 320, height: 180, frameRate: 60),
+                       "the same size and pixel format at the rate it has")
+        XCTAssertEqual(DeviceDiscovery.formats(hdmi).first.map { [$0.width, $0.height] }, [16384, 8640], "a listing still shows the largest")
+        let jpeg = CaptureMode(pixelFormat: "MJPG", width: 1280, height: 720, frameRate: 30)
+        XCTAssertEqual(FormatChooser.nearest(to: jpeg, among: Fixtures.vividFormats), nil, "raw modes do not serve a camera decoded from MJPEG")
+        let other = FormatChooser.nearest(to: CaptureMode(pixelFormat: "UYVY", width: 640, height: 480, frameRate: 30), among: Fixtures.vividFormats)
+        XCTAssertEqual(other, CaptureMode(pixelFormat: "YUY2", width: 640, height: 480, frameRate: 25),
+                       "by the start's concerns: a fluid rate, then the size, then the rate closest to the asked")
     }
 
     func testTwoCamerasShareOneFluidFrameRate() throws {

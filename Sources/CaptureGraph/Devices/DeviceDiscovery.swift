@@ -109,7 +109,7 @@ public enum DeviceDiscovery {
             return CaptureDevice(
                 id: links.id(node: path, busInfo: busInfo), name: device.displayName, mediaType: .video,
                 position: V4L2Orientation.position(of: path) ?? .unspecified, busInfo: busInfo,
-                source: .v4l2(path: path), formats: device.caps.map(formats) ?? [])
+                source: .v4l2(path: path), formats: device.caps.map { formats($0) } ?? [])
         }
         if device.hasClasses("Audio/Source"), properties["device.api"] == "alsa" || properties["alsa.card"] != nil,
            let element = try? device.makeElement(), let alsaName = try? element.property("device").stringValue {
@@ -154,7 +154,9 @@ public enum DeviceDiscovery {
     }
 
     /// The modes in a device's caps: raw formats by name, JPEG as "MJPG"; one entry per format and size.
-    public static func formats(_ caps: Caps) -> [VideoFormat] {
+    /// A range of sizes (a camera that scales) gives its largest, or with `near` the size in it closest
+    /// to that mode's, and a range of rates its ends, or the rate in it closest to the mode's.
+    public static func formats(_ caps: Caps, near mode: CaptureMode? = nil) -> [VideoFormat] {
         var result: [VideoFormat] = []
         for structure in caps.structures {
             let pixelFormats: [String]
@@ -163,8 +165,8 @@ public enum DeviceDiscovery {
             case "video/x-raw": pixelFormats = strings(structure["format"])
             default: continue
             }
-            guard let width = largest(structure["width"]), let height = largest(structure["height"]) else { continue }
-            let rates = frameRates(structure["framerate"])
+            guard let width = size(structure["width"], near: mode?.width), let height = size(structure["height"], near: mode?.height) else { continue }
+            let rates = frameRates(structure["framerate"], near: mode?.frameRate)
             for pixelFormat in pixelFormats {
                 if let index = result.firstIndex(where: { $0.pixelFormat == pixelFormat && $0.width == width && $0.height == height }) {
                     result[index].frameRates = Array(Set(result[index].frameRates + rates)).sorted(by: >)
@@ -184,21 +186,26 @@ public enum DeviceDiscovery {
         }
     }
 
-    private static func largest(_ field: Structure.Field?) -> Int? {
+    private static func size(_ field: Structure.Field?, near target: Int?) -> Int? {
         switch field {
         case .value(let value)?: return value.intValue
-        case .intRange(let range)?: return range.upperBound
-        case .list(let items)?: return items.compactMap { largest($0) }.max()
+        case .intRange(let range)?: return target.map { min(max($0, range.lowerBound), range.upperBound) } ?? range.upperBound
+        case .list(let items)?:
+            let sizes = items.compactMap { size($0, near: target) }
+            guard let target else { return sizes.max() }
+            return sizes.min { abs($0 - target) < abs($1 - target) }
         default: return nil
         }
     }
 
-    private static func frameRates(_ field: Structure.Field?) -> [Double] {
+    private static func frameRates(_ field: Structure.Field?, near target: Double? = nil) -> [Double] {
         switch field {
+        case .fractionRange(let low, let high)? where target != nil:
+            return [min(max(target!, low.value), high.value)].filter { $0 > 0 }
         case .value(.fraction(let numerator, let denominator))?:
             return denominator == 0 ? [] : [Double(numerator) / Double(denominator)]
         case .list(let items)?:
-            return Array(Set(items.flatMap { frameRates($0) })).sorted(by: >)
+            return Array(Set(items.flatMap { frameRates($0, near: target) })).sorted(by: >)
         case .fractionRange(let low, let high)?:
             return [high.value, low.value].filter { $0 > 0 }
         default:

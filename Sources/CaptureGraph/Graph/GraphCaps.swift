@@ -44,3 +44,14 @@ extension AudioDataOutput {
             .set("channels", channels).set("rate", sampleRate).caps
     }
 }
+
+extension CaptureMode {
+    /// The mode a fixed camera caps value states (what a caps filter asks); nil when it states no size
+    /// or rate.
+    init?(caps: Caps) {
+        guard let structure = caps.structures.first, let width = structure.int("width"), let height = structure.int("height"),
+              case .value(.fraction(let numerator, let denominator))? = structure["framerate"], denominator > 0 else { return nil }
+        let pixelFormat = structure.name == "image/jpeg" ? "MJPG" : structure.string("format")
+        self.init(pixelFormat: pixelFormat, width: width, height: height, frameRate: Double(numerator) / Double(denominator))
+    }
+}

@@ -15,6 +15,8 @@ package enum GraphEvent: Sendable {
     case interrupted(input: String, reason: InterruptionReason, at: Duration)
     /// The input's device is back in the recording.
     case interruptionEnded(input: String, at: Duration)
+    /// Something the recording goes on through, worth a line (a camera back in another mode).
+    case warning(String)
 }
 
 /// Starting and finishing a built graph: the only place the pipeline's states and its bus are handled

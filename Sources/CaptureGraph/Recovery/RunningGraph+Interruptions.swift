@@ -19,6 +19,9 @@ extension RunningGraph {
                         if let open = list.lastIndex(where: { $0.inputID == inputID && $0.to == nil }) { list[open].to = now }
                     }
                     onEvent(.interruptionEnded(input: inputID, at: now))
+                case .modeChanged(let asked, let given):
+                    onEvent(.warning("\(inputID) came back without its mode \(asked): recording it as \(given), "
+                                     + "made into the same picture"))
                 }
             }
         }

@@ -23,6 +23,8 @@ final class SourceKeeper: @unchecked Sendable {
         /// the silence reached the timeout), which is before the slate is up.
         case lost(InterruptionReason, at: Duration)
         case back(at: Duration)
+        /// The camera came back without the mode it was asked for, and is asked for the nearest.
+        case modeChanged(asked: CaptureMode, given: CaptureMode)
     }
 
     let kept: GraphPlan.KeptSource
@@ -42,6 +44,8 @@ final class SourceKeeper: @unchecked Sendable {
     private var placeholder: (elements: [Element], input: Pad)?
     /// The switch's input the camera's frames come in by (nil until an optional camera is first opened).
     private var cameraPad: Pad?
+    /// Whether the camera's frames are made into the picture it gave first (see `askNearestMode`).
+    private var isFitted = false
 
     // Touched from streaming threads too.
     private let lastArrival = Locked(ContinuousClock.now)
@@ -209,6 +213,7 @@ final class SourceKeeper: @unchecked Sendable {
         do {
             let element = try kept.factory.make(name: name)
             for (property, value) in properties { try element.set(property, value) }
+            do { try askNearestMode(of: element) } catch { _ = try? element.setState(.null); throw error }
             try pipeline.add(element)
             source = element
             try watch(element)
@@ -222,6 +227,49 @@ final class SourceKeeper: @unchecked Sendable {
         } catch {
             takeOutSource()
         }
+    }
+
+    /// A camera that comes back offering other modes than the one its caps filter asks for (another
+    /// model on the same port, a firmware reset, an input switched meanwhile) would fail to start again
+    /// every second. It is asked for the nearest mode it offers instead (`FormatChooser.nearest`), and
+    /// its frames are converted, scaled and paced into the picture it gave before, so nothing after the
+    /// switch (the compositor, its own track's encoder) sees a change. A camera that offers its mode
+    /// again later passes through the same elements untouched.
+    private func askNearestMode(of element: Element) throws {
+        guard kept.selector != nil, let cameraPad, let picture = cameraPad.currentCaps,
+              let filter = pipeline[kept.next], case .caps(let askedCaps) = try filter.property("caps"),
+              let asked = CaptureMode(caps: askedCaps) else { return }
+        _ = try element.setState(.ready)  // opens the device: what it offers now can be asked
+        let offered = try element.staticPad("src").queryCaps()
+        guard !offered.isEmpty, !offered.isAny, !offered.intersects(askedCaps) else { return }
+        guard let nearest = FormatChooser.nearest(to: asked, among: DeviceDiscovery.formats(offered, near: asked)) else {
+            return  // nothing of its kind: it fails to start, and is tried again each second
+        }
+        try filter.set("caps", nearest.caps())
+        if !isFitted { try fit(into: picture, at: cameraPad) }
+        report?(.modeChanged(asked: asked, given: nearest))
+    }
+
+    /// Puts a converter, a scaler and a pacer between the camera's frames and the switch, fixed to
+    /// `picture`: once, for the rest of the recording.
+    private func fit(into picture: Caps, at input: Pad) throws {
+        guard let frames = kept.frames.flatMap({ pipeline[$0] }) else { return }
+        let prefix = kept.next.name
+        let chain = [try ElementFactory.videoconvert.make(name: "\(prefix)-fit-convert"),
+                     try ElementFactory.videoscale.make(name: "\(prefix)-fit-scale"),
+                     try ElementFactory.videorate.make(name: "\(prefix)-fit-rate"),
+                     try ElementFactory.capsfilter.make(name: "\(prefix)-fit")]
+        try chain[3].set("caps", picture)
+        let output = try frames.staticPad("src")
+        output.unlink(from: input)
+        for element in chain { try pipeline.add(element) }
+        try output.link(to: try chain[0].staticPad("sink"))
+        for (from, to) in zip(chain, chain.dropFirst()) { try from.link(to) }
+        try chain[3].staticPad("src").link(to: input)
+        for element in chain.reversed() where !element.syncStateWithParent() {
+            throw GStreamerError.stateChangeFailed(element: element.name, target: "the pipeline's state")
+        }
+        isFitted = true
     }
 
     /// The V4L2 node a camera has now, through its stable link when it has one; nil while it is absent.

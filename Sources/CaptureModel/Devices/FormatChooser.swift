@@ -7,11 +7,32 @@ package enum FormatChooser {
     package static let fluidFrameRate = 24.0
 
     package static func choose(for device: CaptureDevice, width: Int, height: Int, frameRate: Double) -> CaptureMode {
-        guard !device.formats.isEmpty else {
-            return CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
+        best(among: device.formats, width: width, height: height, frameRate: frameRate)
+            ?? CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
+    }
+
+    /// The mode closest to `mode` among those a camera offers now, by the same concerns as `choose`, of
+    /// the same kind (raw stays raw, MJPEG stays MJPEG: the decoder after the camera is already there), and
+    /// of the same pixel format when two serve alike. `mode` itself when it is offered; nil when nothing of
+    /// its kind is. A camera that comes back after a loss offering other modes (another model on the same
+    /// port, a firmware reset) is asked for this one.
+    package static func nearest(to mode: CaptureMode, among formats: [VideoFormat]) -> CaptureMode? {
+        let compressed = mode.pixelFormat == "MJPG"
+        let sameKind = formats.filter { $0.isCompressed == compressed }
+        if sameKind.contains(where: { $0.pixelFormat == mode.pixelFormat && $0.width == mode.width && $0.height == mode.height
+            && $0.frameRates.contains { abs($0 - mode.frameRate) < 0.01 } }) {
+            return mode
         }
+        // The same pixel format first, when it serves as well as any other.
+        let ordered = sameKind.filter { $0.pixelFormat == mode.pixelFormat } + sameKind.filter { $0.pixelFormat != mode.pixelFormat }
+        return best(among: ordered, width: mode.width, height: mode.height, frameRate: mode.frameRate)
+    }
+
+    /// The best mode among `formats` for a place of this size and rate; nil when none is usable. Of two
+    /// that serve alike, the first listed wins.
+    private static func best(among formats: [VideoFormat], width: Int, height: Int, frameRate: Double) -> CaptureMode? {
         var best: (mode: CaptureMode, key: [Double])?
-        for format in device.formats where format.pixelFormat == "MJPG" || rawFormats.contains(format.pixelFormat) {
+        for format in formats where format.pixelFormat == "MJPG" || rawFormats.contains(format.pixelFormat) {
             for rate in format.frameRates {
                 let coverage = min(1, Double(format.width) / Double(width)) * min(1, Double(format.height) / Double(height))
                 let rank = rateRank(rate, target: frameRate)
@@ -27,7 +48,7 @@ package enum FormatChooser {
                 }
             }
         }
-        return best?.mode ?? CaptureMode(pixelFormat: nil, width: width, height: height, frameRate: frameRate)
+        return best?.mode
     }
 
     /// The rate among those a mode offers that best serves `target`, by the same rule as `choose`.
