@@ -33,16 +33,6 @@ final class CrashSafetyTests: XCTestCase {
         return Killed(path: path, recorded: recorded)
     }
 
-    /// What ffmpeg and ffprobe (and mkvmerge, where installed) say about a file besides its contents:
-    /// empty for a file every reader accepts.
-    private static func readerWarnings(_ path: String) throws -> String {
-        var said = try Command.run(["ffmpeg", "-v", "warning", "-xerror", "-i", path, "-map", "0", "-f", "null", "-"]).error
-        said += try Command.run(["ffprobe", "-v", "warning", path]).error
-        let mkvmerge = try Command.run(["mkvmerge", "--identify", path])
-        if mkvmerge.status != 0 || mkvmerge.output.contains("Warning") { said += mkvmerge.output + mkvmerge.error }
-        return said
-    }
-
     func testRecordingsKilledAtRandomMomentsAreRepairedLosingAtMostTwoSeconds() throws {
         let trials = 20
         // A folder each: a recording repairs the unfinished ones it finds beside it.
@@ -70,7 +60,7 @@ final class CrashSafetyTests: XCTestCase {
             lost.append(killed.recorded + jitters[trial] - duration)
             XCTAssertGreaterThanOrEqual(duration, killed.recorded - 2, "\(label): at most the last 2 s are lost")
             XCTAssertLessThan(duration, killed.recorded + jitters[trial] + 2, "\(label): no more than was recorded")
-            XCTAssertEqual(try Self.readerWarnings(killed.path), "", label)
+            XCTAssertEqual(try MediaProbe.readerWarnings(path: killed.path), "", label)
             XCTAssertTrue(try Self.hasIndex(killed.path), "\(label): the file has an index to seek with")
             let again = try Command.run([Paths.pipcam, "repair", killed.path])
             XCTAssertEqual(again.output, "\(killed.path) is complete: nothing to repair\n", label)
@@ -93,11 +83,11 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertTrue(next.error.contains("repaired an unfinished recording: \(killed.path)"), next.error)
         XCTAssertFalse(next.error.contains("running.mkv"), "a recording still being written is not touched: \(next.error)")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(try MediaProbe(path: killed.path).duration), killed.recorded - 2)
-        XCTAssertEqual(try Self.readerWarnings(killed.path), "")
+        XCTAssertEqual(try MediaProbe.readerWarnings(path: killed.path), "")
 
         running.signal(SIGINT)
         XCTAssertEqual(running.wait().status, 0)
-        XCTAssertEqual(try Self.readerWarnings("\(folder)/running.mkv"), "", "the other recording ended as usual")
+        XCTAssertEqual(try MediaProbe.readerWarnings(path: "\(folder)/running.mkv"), "", "the other recording ended as usual")
     }
 
     func testRepairRefusesWhatItCannotRepairInOneLine() throws {
@@ -126,7 +116,7 @@ final class CrashSafetyTests: XCTestCase {
         let copy = try Command.run([Paths.pipcam, "repair", killed.path, "\(folder)/copy.mkv"])
         XCTAssertEqual(copy.status, 0, copy.error)
         XCTAssertEqual(FileManager.default.contents(atPath: killed.path), before)
-        XCTAssertEqual(try Self.readerWarnings("\(folder)/copy.mkv"), "")
+        XCTAssertEqual(try MediaProbe.readerWarnings(path: "\(folder)/copy.mkv"), "")
     }
 
     /// Whether the file has an index (Cues) that its seek table points to, as mkvinfo reads it.

@@ -33,6 +33,16 @@ public struct MediaProbe: Sendable {
         duration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init)
     }
 
+    /// What ffmpeg, ffprobe and mkvmerge say about a file besides its contents: empty for a file every
+    /// reader accepts.
+    public static func readerWarnings(path: String) throws -> String {
+        var said = try Command.run(["ffmpeg", "-v", "warning", "-xerror", "-i", path, "-map", "0", "-f", "null", "-"]).error
+        said += try Command.run(["ffprobe", "-v", "warning", path]).error
+        let mkvmerge = try Command.run(["mkvmerge", "--identify", path])
+        if mkvmerge.status != 0 || mkvmerge.output.contains("Warning") { said += mkvmerge.output + mkvmerge.error }
+        return said
+    }
+
     /// What ffmpeg says while copying every track of `path` into an MP4, as an editor's import would:
     /// empty for a file every reader accepts. Of every Opus track copied without decoding, ffmpeg says
     /// "codec frame size is not set" (of its own Opus recordings too): that line is not the file's.
