@@ -103,18 +103,11 @@ extension CaptureSession {
             var numbered: String
             repeat {
                 segment += 1
-                numbered = Self.segmentPath(base, segment)
+                numbered = MovieFileOutput.numberedPath(base, segment)
             } while FileManager.default.fileExists(atPath: numbered)
             next.movieFile?.path = numbered
         }
         return next
-    }
-
-    /// "talk.mkv" → "talk-2.mkv".
-    static func segmentPath(_ path: String, _ number: Int) -> String {
-        let url = URL(fileURLWithPath: path)
-        let base = url.deletingPathExtension().lastPathComponent
-        return url.deletingLastPathComponent().appendingPathComponent("\(base)-\(number).\(url.pathExtension)").path
     }
 
     private func start(_ running: RunningGraph, _ configuration: SessionConfiguration) async throws {
@@ -168,7 +161,8 @@ extension CaptureSession {
     /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size.
     public func liveStatus() -> LiveStatus? {
         guard let running = locked({ graph }) else { return nil }
-        let size = configuration.movieFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
+        let size = running.partsBytesWritten
+            ?? configuration.movieFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
         var status = LiveStatus(elapsed: running.elapsed,
                                 frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
                                 dropped: running.cameraFrames.reduce(running.droppedPictures) { $0 + $1.dropped },

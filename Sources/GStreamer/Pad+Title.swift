@@ -2,8 +2,10 @@ import CGStreamer
 
 extension Pad {
     /// Names the stream leaving this pad: a tag event sent just before its first buffer, which a muxer
-    /// writes as the track's name.
+    /// writes as the track's name, and the title added to every later tag event of the stream (a muxer
+    /// made anew for each part of a recording reads only the last).
     public func announceTitle(_ title: String) {
+        pc_pad_keep_title(pad, title)
         let box = Unmanaged.passRetained(TitleBox(title)).toOpaque()
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, _, data in
             guard let pad, let data else { return GST_PAD_PROBE_REMOVE }

@@ -20,6 +20,12 @@ struct Record: AsyncParsableCommand {
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
     var force = false
 
+    @Option(name: .long, help: ArgumentHelp("Record in parts of this length or size, each playable alone: OUTPUT, then OUTPUT-2.mkv, … (10m, 1h, 2GB).", valueName: "time|size"))
+    var segment: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --segment, delete the oldest parts: keep this many (48), those of this age (12h, 7d), or this size (20GB).", valueName: "count|age|size"))
+    var keep: String?
+
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
@@ -44,6 +50,25 @@ struct Record: AsyncParsableCommand {
     func validate() throws {
         if let duration, !SessionLimits.recordingSeconds.contains(duration) {
             throw ValidationError("--duration is \(SessionLimits.text(SessionLimits.recordingSeconds)) seconds, not \(duration)")
+        }
+        for (flag, value, parse) in [("--segment", segment, { _ = try Segmenting.parse(segment: $0) }), ("--keep", keep, { _ = try Segmenting.parse(keep: $0) })]
+            as [(String, String?, (String) throws -> Void)] {
+            do { try value.map(parse) } catch { throw ValidationError("\(flag): \(error)") }
+        }
+    }
+
+    /// The command line's parts over the description's: `--segment` replaces its length, `--keep` its rule.
+    private func applySegmenting(to configuration: inout SessionConfiguration) throws {
+        if let segment {
+            var segmenting = try Segmenting.parse(segment: segment)
+            segmenting.keep = configuration.movieFile?.segmenting?.keep
+            configuration.movieFile?.segmenting = segmenting
+        }
+        if let keep {
+            guard configuration.movieFile?.segmenting != nil else {
+                throw CLIError("--keep deletes the oldest parts of a recording in parts: give --segment too (or output.segment)")
+            }
+            configuration.movieFile?.segmenting?.keep = try Segmenting.parse(keep: keep)
         }
     }
 
@@ -83,6 +108,7 @@ struct Record: AsyncParsableCommand {
         // A recording of pipcam's own cut off beside the new one (a crash, a kill, a power cut) is made whole first.
         Repair.repairUnfinished(in: URL(fileURLWithPath: path).deletingLastPathComponent().path, except: path)
         var configuration = try sessionOptions.configuration(outputPath: path, loaded: description)
+        try applySegmenting(to: &configuration)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         if preview { configuration.attachPreviewOutput(try live.previewOutput()) }

@@ -2,23 +2,6 @@ import Foundation
 import PipcamTestSupport
 import XCTest
 
-/// Two synthetic cameras and microphones, each also on a track of its own beside the picture and the mix.
-private let everyTrackOfItsOwn = """
-    cameras:
-      - name: front
-        synthetic: smpte
-      - name: side
-        synthetic: ball
-    microphones:
-      - name: voice
-        synthetic: 440
-      - name: room
-        synthetic: 880
-    output:
-      audio: mixed-and-separate
-      isolated-cameras: true
-    """
-
 /// Recordings that every reader takes as they are: copied into an MP4 by ffmpeg without a warning however
 /// the recording ended, decoded without a complaint about timestamps, with each track named, only the
 /// picture and the mix played by default, and each track's duration stated.
@@ -70,7 +53,7 @@ final class FileReadersTests: XCTestCase {
 
     func testTracksAreNamedOnlyThePictureAndTheMixPlayByDefaultAndEachStatesItsDuration() throws {
         let folder = try Paths.scratch("tracks")
-        try everyTrackOfItsOwn.write(toFile: "\(folder)/tracks.yaml", atomically: true, encoding: .utf8)
+        try Fixtures.everyTrackOfItsOwn.write(toFile: "\(folder)/tracks.yaml", atomically: true, encoding: .utf8)
         let path = "\(folder)/out.mkv"
         let result = try Self.record(path, extra: ["--pipeline", "\(folder)/tracks.yaml", "--duration", "2"])
         XCTAssertEqual(result.status, 0, result.error)
@@ -96,7 +79,7 @@ final class FileReadersTests: XCTestCase {
 final class ExportCommandTests: XCTestCase {
     func testExportCopiesEveryPictureAndMakesTheSoundAAC() throws {
         let folder = try Paths.scratch("export")
-        try everyTrackOfItsOwn.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
+        try Fixtures.everyTrackOfItsOwn.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
         let recording = "\(folder)/talk.mkv", exported = "\(folder)/talk.mp4"
         let recorded = try Command.run([Paths.pipcam, "record", recording, "--pipeline", "\(folder)/session.yaml", "--preset", "low", "--duration", "2"])
         XCTAssertEqual(recorded.status, 0, recorded.error)

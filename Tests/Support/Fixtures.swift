@@ -4,6 +4,24 @@ import PipcamTestSupport
 
 /// Two synthetic cameras and two tones, connected to a movie file: the smallest full session.
 public enum Fixtures {
+    /// A description of two synthetic cameras and microphones, each also on a track of its own beside the
+    /// picture and the mix: every kind of track a file can have.
+    public static let everyTrackOfItsOwn = """
+        cameras:
+          - name: front
+            synthetic: smpte
+          - name: side
+            synthetic: ball
+        microphones:
+          - name: voice
+            synthetic: 440
+          - name: room
+            synthetic: 880
+        output:
+          audio: mixed-and-separate
+          isolated-cameras: true
+        """
+
     public static let front = CaptureDevice.testPatternCamera(id: "front", pattern: "smpte", label: "front", moving: false)
     public static let side = CaptureDevice.testPatternCamera(id: "side", pattern: "ball", label: "side")
     public static let voice = CaptureDevice.toneMicrophone(id: "voice", frequency: 440)

@@ -107,6 +107,7 @@ struct GraphBuilder {
                         let encoded = addVideoEncoder(movie, prefix: "\(branch)-track", bitrate: bitrate(for: mode), rate: mode.frameRate)
                         plan.chain([trackQueue, convert, caps, encoded.first])
                         muxIsolated.append(encoded.last)
+                        plan.isolatedEncoders.append(ElementHandle(encoded.first))
                         titles[encoded.last] = input.label
                     }
                     plan.link(toPicture, to: compositor, pad, padProperties: Self.padProperties(region))
@@ -133,7 +134,7 @@ struct GraphBuilder {
                 let queue = plan.add("picture-queue", .queue, Self.leakyQueue(buffers: max(8, Int(rate.rounded()))))
                 plan.pictureQueue = ElementHandle(queue)
                 let encoded = addVideoEncoder(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate,
-                                              keyFrameSeconds: ring ? 1 : 2, livePhotoRing: ring)
+                                              keyFrameSeconds: ring || movie.segmenting != nil ? 1 : 2, livePhotoRing: ring)
                 plan.chain([compositor, caps, queue, encoded.first])
                 plan.pictureEncoder = ElementHandle(encoded.first)
                 // Live photos are cut from the encoded picture even when it is not written.
@@ -206,19 +207,28 @@ struct GraphBuilder {
 
         // The file: tracks in order (picture, mix, microphones, isolated cameras).
         if let movie = configuration.movieFile, movie.writesFile {
-            let mux = plan.add("mux", .matroskamux, [("writing-app", .string("pipcam"))])
-            // Unbuffered: what the muxer writes reaches the system at once, where a crash of pipcam cannot
-            // take it, and the file's sync every second (`FileInProgress`) takes it to the disk.
-            let file = plan.add("file", .filesink, [("location", .string(movie.path)), ("buffer-mode", .string("unbuffered"))])
+            let mux: String
+            if let segmenting = movie.segmenting {
+                mux = addPartsWriter(movie.path, segmenting)
+            } else {
+                mux = plan.add("mux", .matroskamux, [("writing-app", .string("pipcam"))])
+                // Unbuffered: what the muxer writes reaches the system at once, where a crash of pipcam cannot
+                // take it, and the file's sync every second (`FileInProgress`) takes it to the disk.
+                let file = plan.add("file", .filesink, [("location", .string(movie.path)), ("buffer-mode", .string("unbuffered"))])
+                plan.fileSink = ElementHandle(file)
+                plan.link(mux, to: file)
+            }
             plan.mux = ElementHandle(mux)
-            plan.fileSink = ElementHandle(file)
-            plan.link(mux, to: file)
             var videoIndex = 0, audioIndex = 0
             for source in muxVideo + muxAudio + muxIsolated {
                 let isAudio = muxAudio.contains(source)
-                let pad = isAudio ? "audio_\(audioIndex)" : "video_\(videoIndex)"
+                var pad = isAudio ? "audio_\(audioIndex)" : "video_\(videoIndex)"
+                // The parts' writer cuts at the first video track's key frames; it names the others' pads
+                // after its muxer's ("video_1"), but they are asked for by its own template.
+                let asked = movie.segmenting == nil || isAudio ? pad : videoIndex == 0 ? "video" : "video_aux_\(videoIndex - 1)"
+                if movie.segmenting != nil, !isAudio, videoIndex == 0 { pad = "video" }
                 if isAudio { audioIndex += 1 } else { videoIndex += 1 }
-                plan.link(source, to: mux, pad)
+                plan.link(source, to: mux, asked)
                 let isDefault = source == muxVideo.first || source == muxAudio.first
                 plan.muxTracks.append(.init(pad: pad, title: titles[source] ?? "", isDefault: isDefault))
             }
@@ -226,6 +236,23 @@ struct GraphBuilder {
     }
 
     // MARK: pieces
+
+    /// A recording in parts (see `Segmenting`): splitmuxsink cuts at the picture's key frames, asking the
+    /// picture's encoder for one when a part is due (`RunningGraph` passes the request on to the cameras'
+    /// own encoders). It holds each group of pictures until the next key frame, so the picture has one
+    /// every second (not two): what a crash can take stays within the two seconds the single file keeps. Each part gets a muxer and a file writer of its own, set up as the single file's,
+    /// and is named as it begins (`RunningGraph.namePart`).
+    private mutating func addPartsWriter(_ path: String, _ segmenting: Segmenting) -> String {
+        var properties: [(String, PropertyValue)] = [
+            ("location", .string(path)), ("async-finalize", .bool(true)), ("send-keyframe-requests", .bool(true)),
+            ("muxer-factory", .string(ElementFactory.matroskamux.rawValue)), ("muxer-properties", .string("properties,writing-app=pipcam")),
+            // buffer-mode 2 is unbuffered (see the single file's writer).
+            ("sink-factory", .string(ElementFactory.filesink.rawValue)), ("sink-properties", .string("properties,buffer-mode=2")),
+        ]
+        if let time = segmenting.time { properties.append(("max-size-time", .uint(UInt64(time.seconds * 1e9)))) }
+        if let bytes = segmenting.bytes { properties.append(("max-size-bytes", .uint(UInt64(bytes)))) }
+        return plan.add("mux", .splitmuxsink, properties)
+    }
 
     /// A video data output's branch: scaled first (cheap at a smaller size), then converted; elements the
     /// output does not need are left out, so a tap of the captured frames as they are costs almost nothing.

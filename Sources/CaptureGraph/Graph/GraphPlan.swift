@@ -116,6 +116,9 @@ public struct GraphPlan: Sendable {
     /// Every encoder, and the one of the composed picture.
     public var encoders: [ElementHandle<Element>] = []
     public var pictureEncoder: ElementHandle<Element>?
+    /// The encoders of the cameras' own tracks: a recording in parts asks them for a key frame where the
+    /// picture's part begins.
+    public var isolatedEncoders: [ElementHandle<Element>] = []
     /// The queue before the picture's encoder, where pictures are dropped when encoding falls behind.
     public var pictureQueue: ElementHandle<Element>?
     /// The builder's own: the mixer and the preview's compositor, linked into as they are made.

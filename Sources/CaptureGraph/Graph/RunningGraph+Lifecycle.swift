@@ -51,7 +51,7 @@ extension RunningGraph {
             throw CaptureError.startFailed(input: input, element: element ?? "pipeline", cause: reason)
         }
         started.withValue { $0 = true }
-        if let movie = configuration.movieFile, movie.writesFile { fileInProgress.withValue { $0 = FileInProgress(path: movie.path) } }
+        if let movie = configuration.movieFile, movie.writesFile, parts == nil { fileInProgress.withValue { $0 = FileInProgress(path: movie.path) } }
         activateKeepers(onEvent: onEvent)
     }
 
@@ -76,7 +76,9 @@ extension RunningGraph {
         // muxer could not end (the disk filled under it, a stop asked at once) is ended here as a crashed
         // one would be: cutting its incomplete last block frees more than its index takes. If even that
         // fails, `pipcam repair` can do it once there is room.
-        if let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) {
+        if let parts {
+            parts.finishAll()
+        } else if let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) {
             if header.isFinished {
                 try? MatroskaFinish.run(path: movie.path)
             } else if (try? MatroskaRepair.repair(path: movie.path)) != nil {
@@ -102,9 +104,15 @@ extension RunningGraph {
             keeper.sourceFailed(message.sourceName ?? "", reason: text)
             return nil
         }
-        if case .error = message.kind, let sink = plan.fileSink, message.sourceName == sink.name {
+        if case .error = message.kind, isFileWriter(message) {
             fileFailed.withValue { $0 = true }
-            if message.errorCode == .noSpaceLeft { return .failed(.diskFull(path: configuration.movieFile?.path ?? sink.name)) }
+            if message.errorCode == .noSpaceLeft { return .failed(.diskFull(path: parts?.kept.last ?? configuration.movieFile?.path ?? "")) }
+        }
+        if case .element(let structure) = message.kind, let parts, let location = structure.string("location") {
+            // splitmuxsink's word on its parts.
+            if structure.name == "splitmuxsink-fragment-opened" { parts.began(location) }
+            if structure.name == "splitmuxsink-fragment-closed" { parts.ended(location) }
+            return nil
         }
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == plan.previewSink?.name:
@@ -121,6 +129,14 @@ extension RunningGraph {
         default:
             return nil
         }
+    }
+
+    /// Whether the message comes from what writes the file: its file sink, or anything inside the writer
+    /// of a recording in parts (which makes a muxer and a sink for each part).
+    private func isFileWriter(_ message: Message) -> Bool {
+        if let sink = plan.fileSink { return message.sourceName == sink.name }
+        guard parts != nil, let writer = plan.mux, let path = message.sourcePath else { return false }
+        return path.contains("/GstSplitMuxSink:\(writer.name)/")
     }
 
     /// What an error's debug text adds for a user. GStreamer starts it with the line of its own source

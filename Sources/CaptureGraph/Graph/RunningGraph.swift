@@ -21,6 +21,8 @@ package final class RunningGraph: @unchecked Sendable {
     package let firstError = Locked<CaptureError?>(nil)
     /// The file while it is written: synced every second, locked against a repair (see `FileInProgress`).
     let fileInProgress = Locked<FileInProgress?>(nil)
+    /// A recording in parts: its files (see `RecordingParts`); nil for one file.
+    let parts: RecordingParts?
     /// Whether the stop is to end at once (`cutShort`).
     let cutShortAsked = Locked(false)
     /// Whether the file's writer failed (a full disk): the end of the streams can no longer reach it.
@@ -59,6 +61,7 @@ package final class RunningGraph: @unchecked Sendable {
             guard let source = pipeline[handle] else { continue }
             source.feed(try Y4MClip(path: path).feed)
         }
+        parts = try Self.writeParts(of: plan, configuration: configuration, in: pipeline)
         let ring = plan.livePhotoSink.map { _ in LivePhotoRing() }
         livePhotoRing = ring
         for tap in plan.cameraTaps {
@@ -123,6 +126,24 @@ package final class RunningGraph: @unchecked Sendable {
         }
     }
 
+    /// Bytes of a recording in parts written so far (deleted parts included); nil for one file, whose
+    /// size says it.
+    package var partsBytesWritten: Int64? { parts?.bytesWritten }
+
+    /// A recording in parts: each part named as it begins, and the cameras' own tracks asked for a key
+    /// frame where the picture's part begins, so that every track of a part starts with one.
+    private static func writeParts(of plan: GraphPlan, configuration: SessionConfiguration, in pipeline: Pipeline) throws -> RecordingParts? {
+        guard let movie = configuration.movieFile, movie.writesFile, let segmenting = movie.segmenting,
+              let writer = plan.mux.flatMap({ pipeline[$0] }) else { return nil }
+        let parts = RecordingParts(firstPath: movie.path, segmenting: segmenting)
+        writer.nameParts { parts.path(forPart: $0) }
+        if let picture = plan.pictureEncoder.flatMap({ pipeline[$0] }) {
+            let targets = try plan.isolatedEncoders.compactMap { pipeline[$0] }.map { try $0.staticPad("src") }
+            try picture.staticPad("src").forwardKeyFrameRequests(to: targets, rate: Fraction(rate: plan.frameRate))
+        }
+        return parts
+    }
+
     private func appSink(for outputID: String) -> AppSink? {
         plan.appSinks[outputID].flatMap { pipeline[$0] }
     }
@@ -165,6 +186,7 @@ package final class RunningGraph: @unchecked Sendable {
             file?.end()
             file = nil
         }
+        parts?.stop()
         watch?.stop()
         for keeper in keepers { keeper.stop() }
     }
@@ -186,11 +208,15 @@ package final class RunningGraph: @unchecked Sendable {
         let cameras = cameraFrames.map {
             RecordingSummary.Camera(inputID: $0.inputID, mode: plan.cameraModes[$0.inputID]?.description ?? "", frames: $0.frames, dropped: $0.dropped)
         }
-        let size = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
+        let size = parts?.keptBytes ?? path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
         let frameTime = Duration.seconds(1) / max(1, Int(plan.frameRate.rounded()))
         var summary = RecordingSummary(path: path, duration: written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
                                        droppedPictures: droppedPictures, fileSize: size, problem: problem)
         summary.interruptions = interruptions.value
+        if let parts {
+            summary.parts = parts.kept
+            summary.deletedParts = parts.deletedCount
+        }
         summary.pictures = written.value
         summary.pictureMode = "\(plan.outputSize.width)x\(plan.outputSize.height) @ \(VideoFormat.rateText(plan.frameRate)) fps"
         return summary

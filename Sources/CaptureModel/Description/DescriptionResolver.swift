@@ -23,6 +23,7 @@ extension PipelineDescription {
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)
         configuration.movieFile = movie
         configuration.movieFile?.encoderSpeed = encoderSpeed
+        configuration.movieFile?.segmenting = segmenting
 
         for (entries, kind) in [(cameras, MediaType.video), (microphones, MediaType.audio)] {
             let chosen = try choose(entries, kind: kind, from: devices.filter { $0.mediaType == kind }, soundServerSources: soundServerSources)

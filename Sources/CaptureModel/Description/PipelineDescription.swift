@@ -51,6 +51,8 @@ public struct PipelineDescription: Sendable {
     public var audioTracks = MovieFileOutput.AudioTracks.mixedAndSeparate
     public var isolatedCameraTracks = false
     public var encoderSpeed = MovieFileOutput.EncoderSpeed.veryfast
+    /// `output.segment` and `output.keep`: parts instead of one file.
+    public var segmenting: Segmenting?
     public var replay = SessionConfiguration.Replay.realTime
     /// What `record` does when the session costs more than the machine has.
     public var cost = CostPolicy()
@@ -65,7 +67,8 @@ public struct PipelineDescription: Sendable {
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
-    static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras"]
+    static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras", "segment", "keep"]
+    static let segmentKeys = ["time", "size"]
 
     /// Reads and checks a description file.
     /// The largest description read: a session's description is a few hundred bytes.
@@ -135,6 +138,23 @@ public struct PipelineDescription: Sendable {
             if let bitrate = fields["audio-bitrate"] { description.audioBitrate = try bitrate.int(in: SessionLimits.audioBitrate) }
             if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
             if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }
+            if let segment = fields["segment"] {
+                let parts = try segment.mapping(allowed: segmentKeys)
+                var segmenting = Segmenting()
+                if let time = parts["time"] {
+                    guard let value = Segmenting.duration(try time.string()) else { throw time.error("a part's time is like 10m, 90s or 1h") }
+                    segmenting.time = value
+                }
+                if let size = parts["size"] {
+                    guard let value = Segmenting.bytes(try size.string()) else { throw size.error("a part's size is like 500MB or 2GB") }
+                    segmenting.bytes = value
+                }
+                do { description.segmenting = try segmenting.checked() } catch { throw segment.error("\(error)") }
+            }
+            if let keep = fields["keep"] {
+                guard description.segmenting != nil else { throw keep.error("'keep' deletes the oldest parts: it needs 'segment'") }
+                do { description.segmenting?.keep = try Segmenting.parse(keep: try keep.string()) } catch let error as SegmentingError { throw keep.error(error.description) }
+            }
         }
         if let value = top["cost"] { description.cost = try costPolicy(value) }
         if let value = top["throttle"] { description.throttle = try throttlePolicy(value) }

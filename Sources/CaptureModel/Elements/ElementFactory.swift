@@ -15,6 +15,8 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     case imagefreeze, videobalance
     // `pipcam export`: a recording's tracks read back, and written as an MP4 with AAC sound.
     case matroskademux, mp4mux, aacparse
+    // A recording in parts (`--segment`).
+    case splitmuxsink
     case aacEncoder = "avenc_aac"
     case alsasrc
     case x264enc
@@ -52,7 +54,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
              .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
-             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse: "gstreamer1.0-plugins-good"
+             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse, .splitmuxsink: "gstreamer1.0-plugins-good"
         case .aacEncoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"

@@ -18,7 +18,8 @@ public enum MatroskaFinish {
         let layout = try MatroskaLayout.read(file)
         try writeFlags(file, layout)
         let ends = BlockScan.trackEnds(file, from: layout.firstCluster, tracks: layout.tracks, scale: layout.timecodeScale)
-        guard try appendDurations(ends, file: file, layout: layout) != nil else { return }
+        let start = BlockScan.startTime(file, from: layout.firstCluster, scale: layout.timecodeScale)
+        guard try appendDurations(BlockScan.since(start, ends), file: file, layout: layout) != nil else { return }
         try writeSegmentSize(file, layout)
         file.sync()
     }

@@ -56,7 +56,8 @@ public enum MatroskaRepair {
         try file.write(cues(scan.cues, relativeTo: layout.dataStart), at: cuesOffset)
         layout.positions[0x1C53_BB6B] = cuesOffset
         try MatroskaFinish.writeFlags(file, layout)
-        layout.positions[0x1254_C367] = try MatroskaFinish.appendDurations(scan.ends, file: file, layout: layout)
+        let start = BlockScan.startTime(file, from: layout.firstCluster, scale: layout.timecodeScale)
+        layout.positions[0x1254_C367] = try MatroskaFinish.appendDurations(BlockScan.since(start, scan.ends), file: file, layout: layout)
         for entry in layout.seekEntries {
             if entry.positionLength == 8, let position = layout.positions[entry.target] {
                 try file.write(withUnsafeBytes(of: UInt64(position - layout.dataStart).bigEndian) { Array($0) }, at: entry.positionOffset)
@@ -65,7 +66,7 @@ public enum MatroskaRepair {
                 try file.write(void(length: entry.length), at: entry.offset)
             }
         }
-        let duration = scan.end
+        let duration = max(.zero, scan.end - start)
         if let field = layout.durationField {
             let units = Double(duration.nanoseconds) / Double(layout.timecodeScale)
             let bytes = field.length == 4 ? withUnsafeBytes(of: Float(units).bitPattern.bigEndian) { Array($0) }
@@ -210,6 +211,23 @@ struct BlockScan {
             offset = end
         }
         return scan
+    }
+
+    /// When the file begins: its first cluster's time. A part of a recording in parts begins where the
+    /// part before it ended, and its durations count from there.
+    static func startTime(_ file: MatroskaFileBytes, from first: Int64, scale: UInt64) -> Duration {
+        guard let cluster = file.element(at: first), cluster.id == clusterID else { return .zero }
+        var offset = cluster.body
+        while let element = file.element(at: offset), let size = element.size, clusterFields.contains(element.id) {
+            if element.id == 0xE7 { return .nanoseconds(product(MatroskaFileBytes.unsigned(file.body(of: element, limit: 8)), scale)) }
+            offset = element.body + size
+        }
+        return .zero
+    }
+
+    /// Each of `ends` counted from `start` (never below zero).
+    static func since(_ start: Duration, _ ends: [UInt64: Duration]) -> [UInt64: Duration] {
+        ends.mapValues { max(.zero, $0 - start) }
     }
 
     /// When each track of an ended file ends: the blocks of its last clusters are read (every track has

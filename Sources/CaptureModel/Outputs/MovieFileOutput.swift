@@ -1,3 +1,5 @@
+import Foundation
+
 /// Records the composed picture and the microphones to a Matroska file
 /// (`AVCaptureMovieFileOutput`): H.264 video, Opus audio.
 public struct MovieFileOutput: Sendable, Hashable {
@@ -35,6 +37,15 @@ public struct MovieFileOutput: Sendable, Hashable {
     /// False composes the picture, for photos of it, without encoding or writing anything: no file, no
     /// sound, no encoder's work.
     public var writesFile = true
+    /// Parts instead of one file (see `Segmenting`); nil for one file.
+    public var segmenting: Segmenting?
+
+    /// Every file of one recording after its first is named after it: "talk.mkv" → "talk-2.mkv".
+    public static func numberedPath(_ path: String, _ number: Int) -> String {
+        let url = URL(fileURLWithPath: path)
+        let base = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent("\(base)-\(number).\(url.pathExtension)").path
+    }
 
     public enum EncoderSpeed: String, Sendable, Codable, CaseIterable {
         case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower

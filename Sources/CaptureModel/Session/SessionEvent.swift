@@ -55,6 +55,9 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     public var problem: String? = nil
     /// Stretches recorded without one of the devices, in order.
     public var interruptions: [Interruption] = []
+    /// A recording in parts: the parts on the disk, in order, and how many older ones `keep` deleted.
+    public var parts: [String] = []
+    public var deletedParts = 0
 
     package init(path: String?, duration: Duration, cameras: [Camera], droppedPictures: Int, fileSize: Int64?, problem: String? = nil) {
         self.path = path
@@ -67,12 +70,21 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
 
     public var isFinalized: Bool { problem == nil }
 
-    /// "recorded 2.08 s to talk.mkv": the summary's first line.
-    public var recordedLine: String { "recorded \(Self.seconds(duration))" + (path.map { " to \($0)" } ?? "") }
+    /// "recorded 2.08 s to talk.mkv" (or "to talk.mkv … talk-3.mkv (3 parts)"): the summary's first line.
+    public var recordedLine: String {
+        let written: String?
+        switch parts.count {
+        case 0: written = path
+        case 1: written = parts[0]
+        default: written = "\(parts[0]) … \(parts[parts.count - 1]) (\(parts.count) parts)"
+        }
+        return "recorded \(Self.seconds(duration))" + (written.map { " to \($0)" } ?? "")
+    }
 
     public var description: String {
         var lines = [recordedLine]
-        if path != nil { lines.append("  picture: \(pictures) frames in the file (\(pictureMode))") }
+        let kept = deletedParts > 0 ? "recorded" : parts.count > 1 ? "in the parts" : "in the file"
+        if path != nil { lines.append("  picture: \(pictures) frames \(kept) (\(pictureMode))") }
         for camera in cameras {
             lines.append("  \(camera.inputID): \(camera.frames) frames captured (\(camera.mode)), \(camera.dropped) dropped")
         }
@@ -81,7 +93,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
             lines.append("  \(gap.inputID) was away from \(Self.clock(gap.from)) to \(end): \(gap.reason)")
         }
         if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
-        if let fileSize { lines.append("  file size: \(Self.bytes(fileSize))") }
+        if deletedParts > 0 { lines.append("  \(deletedParts) older parts deleted, as keep asks") }
+        if let fileSize { lines.append("  \(parts.count > 1 ? "size of the parts" : "file size"): \(Self.bytes(fileSize))") }
         if let problem { lines.append("  the file was not finalized: \(problem)") }
         return lines.joined(separator: "\n")
     }

@@ -20,6 +20,11 @@ public enum SessionLimits {
     /// A recording's length in seconds when it stops by itself: a limit shorter than a picture would stop
     /// the file before anything reaches it, and the start would wait for the muxer in vain.
     public static let recordingSeconds: ClosedRange<Double> = 0.1...86_400
+    /// A part of a segmented recording: at least a second (a key frame or two) and a megabyte, at most a day.
+    public static let segmentSeconds: ClosedRange<Double> = 1...86_400
+    public static let segmentBytes: Int64 = 1 << 20
+    /// Parts a ring recording keeps, by count.
+    public static let keptParts: ClosedRange<Int> = 1...100_000
     /// Seconds without a frame (or sound) before a device counts as lost: shorter would take a busy
     /// moment for a loss; longer leaves a frozen picture in the recording for that long.
     public static let deviceTimeoutSeconds: ClosedRange<Double> = 0.5...60

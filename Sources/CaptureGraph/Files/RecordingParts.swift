@@ -1,0 +1,135 @@
+import CaptureModel
+import Foundation
+import Locking
+
+/// The files of a recording in parts (`Segmenting`), as splitmuxsink begins and ends them: each named as
+/// it begins (the first with the recording's path, then the next free "talk-N.mkv"), synced and locked
+/// while written (`FileInProgress`), finished as a single file is (`MatroskaFinish`) once it ends, and
+/// the oldest deleted as `keep` says. File work happens on a queue of its own, never on the bus's thread.
+final class RecordingParts: @unchecked Sendable {
+    private struct State {
+        var paths: [String] = []
+        var nextNumber = 2
+        var writing: FileInProgress?
+        var current: String?
+        var ended: [Segmenting.Part] = []
+        var finished: Set<String> = []
+        var deleted: [String] = []
+        var deletedBytes: Int64 = 0
+    }
+
+    private let firstPath: String
+    private let segmenting: Segmenting
+    private let state = Locked(State())
+    private let queue = DispatchQueue(label: "pipcam.parts")
+
+    init(firstPath: String, segmenting: Segmenting) {
+        self.firstPath = firstPath
+        self.segmenting = segmenting
+    }
+
+    /// The path of part `index` (from 0), asked by splitmuxsink as the part begins: never an existing file.
+    func path(forPart index: Int) -> String {
+        state.withValue { state in
+            var path = firstPath
+            if index > 0 {
+                repeat {
+                    path = MovieFileOutput.numberedPath(firstPath, state.nextNumber)
+                    state.nextNumber += 1
+                } while FileManager.default.fileExists(atPath: path) || state.paths.contains(path)
+            }
+            state.paths.append(path)
+            return path
+        }
+    }
+
+    /// splitmuxsink began writing `path`.
+    func began(_ path: String) {
+        queue.async { [state] in
+            state.withValue { state in
+                state.writing?.end()
+                state.writing = FileInProgress(path: path)
+                state.current = path
+            }
+        }
+    }
+
+    /// splitmuxsink ended `path`: it is finished, and the oldest parts go as `keep` says.
+    func ended(_ path: String) {
+        queue.async { [self] in
+            state.withValue { state in
+                if state.current == path {
+                    state.writing?.end()
+                    state.writing = nil
+                    state.current = nil
+                }
+            }
+            finish(path)
+            let ended = Segmenting.Part(path: path, bytes: Self.size(path) ?? 0, ended: Date())
+            let (parts, current) = state.withValue { state in
+                state.ended.append(ended)
+                return (state.ended, state.current.map { Self.size($0) ?? 0 })
+            }
+            let going = segmenting.partsToDelete(parts, current: current, now: Date())
+            for part in going { try? FileManager.default.removeItem(atPath: part.path) }
+            state.withValue { state in
+                state.ended.removeAll { part in going.contains(part) }
+                state.deleted += going.map(\.path)
+                state.deletedBytes += going.reduce(0) { $0 + $1.bytes }
+            }
+        }
+    }
+
+    /// Once the recording has stopped: every part not finished yet (the last, or one the disk cut off)
+    /// is finished or repaired, after what is queued.
+    func finishAll() {
+        queue.sync {
+            state.withValue { state in
+                state.writing?.end()
+                state.writing = nil
+            }
+            let (paths, deleted) = state.withValue { ($0.paths, Set($0.deleted)) }
+            for path in paths where !deleted.contains(path) { finish(path) }
+        }
+    }
+
+    /// Stops syncing the part being written (the graph is torn down).
+    func stop() {
+        state.withValue { state in
+            state.writing?.end()
+            state.writing = nil
+        }
+    }
+
+    /// The parts on the disk, in order.
+    var kept: [String] {
+        state.withValue { state in state.paths.filter { !state.deleted.contains($0) } }
+    }
+
+    /// Parts deleted for `keep`.
+    var deletedCount: Int { state.withValue { $0.deleted.count } }
+
+    /// Bytes written so far, the deleted parts included: the recording's pace on the disk.
+    var bytesWritten: Int64 {
+        let (kept, deleted) = state.withValue { state in (state.paths.filter { !state.deleted.contains($0) }, state.deletedBytes) }
+        return kept.reduce(deleted) { $0 + (Self.size($1) ?? 0) }
+    }
+
+    /// Bytes the kept parts take on the disk.
+    var keptBytes: Int64 { kept.reduce(0) { $0 + (Self.size($1) ?? 0) } }
+
+    /// The muxer ended the part: what it cannot write is written (see `MatroskaFinish`). A part it could
+    /// not end (a full disk) is ended as a crashed one would be.
+    private func finish(_ path: String) {
+        guard state.withValue({ $0.finished.insert(path).inserted }), let header = MatroskaHeader.read(path: path) else { return }
+        if header.isFinished {
+            try? MatroskaFinish.run(path: path)
+        } else {
+            _ = try? MatroskaRepair.repair(path: path)
+        }
+    }
+
+    private static func size(_ path: String) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+    }
+}
