@@ -61,6 +61,9 @@ final class DiskSpaceTests: XCTestCase {
         let disk = try smallDisk("disk-filled", megabytes: 48)
         let result = try recordWhile(disk, filling: "dd if=/dev/zero of=\(disk)/filler bs=1M 2>/dev/null; true")
         assertStoppedForAFullDisk(result, file: "\(disk)/out.mkv")
+        let filled = try XCTUnwrap(Double(try String(contentsOfFile: "\(disk)/../filled.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let exited = try XCTUnwrap(Double(try String(contentsOfFile: "\(disk)/../exited.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertLessThan(exited - filled, 1, "pipcam has stopped within a second of the disk filling")
         let frames = try Command.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
                                       "-of", "csv=p=0", "\(disk)/out.mkv"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertGreaterThan(Int(frames) ?? 0, 30, "the pictures that reached the disk play")
@@ -89,13 +92,16 @@ final class DiskSpaceTests: XCTestCase {
     }
 
     /// Records the demo onto `disk` for up to 30 s, and runs `filling` once the file has grown past its
-    /// first megabyte; returns when pipcam has exited.
+    /// first megabyte; returns when pipcam has exited. When `filling` ended and pipcam exited are in
+    /// `filled.txt` and `exited.txt` beside the disk.
     private func recordWhile(_ disk: String, filling: String) throws -> CommandResult {
         let script = [
             "\(Paths.pipcam) record \(disk)/out.mkv --pipeline \(Paths.repository)/pipelines/demo.yaml --duration 30 > \(disk)/../summary.txt 2> \(disk)/../log.txt & pid=$!",
             "until [ \"$(stat -c %s \(disk)/out.mkv 2>/dev/null || echo 0)\" -gt 1048576 ]; do kill -0 $pid; sleep 0.1; done",
             filling,
+            "date +%s.%N > \(disk)/../filled.txt",
             "status=0; wait $pid || status=$?",
+            "date +%s.%N > \(disk)/../exited.txt",
             "cat \(disk)/../log.txt >&2; exit $status",
         ]
         return try Command.run(["sh", "-c", script.joined(separator: "\n")])

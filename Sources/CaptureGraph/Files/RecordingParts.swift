@@ -125,7 +125,7 @@ final class RecordingParts: @unchecked Sendable {
         if header.isFinished {
             try? MatroskaFinish.run(path: path)
         } else {
-            _ = try? MatroskaRepair.repair(path: path)
+            _ = try? MatroskaRepair.repair(path: path, makingRoom: true)
         }
     }
 

@@ -67,21 +67,24 @@ extension RunningGraph {
             _ = try pipeline.setState(.null)
         } else {
             do {
-                try await pipeline.finish(timeout: timeout) { self.endAllSourcesFromDownstream() }
+                try await pipeline.finish(timeout: timeout) {
+                    // The file's writer may have failed since the check above: no end of stream will come.
+                    if self.fileFailed.value { self.pipeline.cutShort() } else { self.endAllSourcesFromDownstream() }
+                }
             } catch {
                 failure = error
             }
         }
         // What the muxer cannot write: which tracks play by default, and each track's duration. A file the
         // muxer could not end (the disk filled under it, a stop asked at once) is ended here as a crashed
-        // one would be: cutting its incomplete last block frees more than its index takes. If even that
-        // fails, `pipcam repair` can do it once there is room.
+        // one would be, giving up a fraction of a second at its end when its incomplete last block did not
+        // leave room for the index. If even that fails, `pipcam repair` can do it once there is room.
         if let parts {
             parts.finishAll()
         } else if let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) {
             if header.isFinished {
                 try? MatroskaFinish.run(path: movie.path)
-            } else if (try? MatroskaRepair.repair(path: movie.path)) != nil {
+            } else if (try? MatroskaRepair.repair(path: movie.path, makingRoom: true)) != nil {
                 return
             }
         }
@@ -106,6 +109,9 @@ extension RunningGraph {
         }
         if case .error = message.kind, isFileWriter(message) {
             fileFailed.withValue { $0 = true }
+            // A stop already waiting for the end of the streams (the disk watch asked for one as the disk
+            // filled) would wait in vain: the end cannot reach the file any more.
+            pipeline.cutShort()
             if message.errorCode == .noSpaceLeft { return .failed(.diskFull(path: parts?.kept.last ?? configuration.movieFile?.path ?? "")) }
         }
         if case .element(let structure) = message.kind, let parts, let location = structure.string("location") {

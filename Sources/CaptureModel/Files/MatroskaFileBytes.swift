@@ -87,6 +87,8 @@ final class MatroskaFileBytes {
 
     func write(_ bytes: [UInt8], at offset: Int64) throws {
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        // A write cut short without an error is a disk that filled on the way.
+        if written >= 0 && written < bytes.count || written < 0 && errno == ENOSPC { throw MatroskaRepair.Failure.noRoom }
         guard written == bytes.count else { throw MatroskaRepair.Failure.unwritable(String(cString: strerror(errno))) }
         size = max(size, offset + Int64(bytes.count))
     }

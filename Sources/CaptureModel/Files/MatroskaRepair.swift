@@ -21,6 +21,8 @@ public enum MatroskaRepair {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case unreadable(String)
         case unwritable(String)
+        /// The disk has no room for the index and durations.
+        case noRoom
         case notMatroska
         case finished
         case noPictures
@@ -30,10 +32,30 @@ public enum MatroskaRepair {
             switch self {
             case .unreadable(let reason): "cannot be read: \(reason)"
             case .unwritable(let reason): "cannot be written: \(reason)"
+            case .noRoom: "cannot be ended in place: the disk is full (free some space, or repair it to a file on another disk)"
             case .notMatroska: "is not a Matroska file"
             case .finished: "is complete: nothing to repair"
             case .noPictures: "holds no whole picture: nothing to keep"
             case .unsupported(let what): "cannot be repaired: \(what)"
+            }
+        }
+    }
+
+    /// Repairs the file at `path` in place. With `makingRoom`, a disk too full for the index and the
+    /// durations gives up the end of the recording for them, 64 KiB (a fraction of a second) at a time,
+    /// up to a megabyte: a recording the disk filled under is ended, not left without its index.
+    public static func repair(path: String, makingRoom: Bool) throws -> Result {
+        var cut: Int64 = 64 << 10
+        while true {
+            do {
+                return try repair(path: path)
+            } catch Failure.noRoom where makingRoom && cut <= 1 << 20 {
+                let file = try MatroskaFileBytes(path: path, writable: true)
+                let layout = try MatroskaLayout.read(file)
+                guard file.size - cut > layout.firstCluster else { throw Failure.noRoom }
+                // As a crash would cut it: the repair keeps the whole blocks before the cut.
+                try file.truncate(at: file.size - cut)
+                cut *= 2
             }
         }
     }
