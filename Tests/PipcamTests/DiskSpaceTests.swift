@@ -67,6 +67,8 @@ final class DiskSpaceTests: XCTestCase {
         let frames = try Command.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
                                       "-of", "csv=p=0", "\(disk)/out.mkv"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertGreaterThan(Int(frames) ?? 0, 30, "the pictures that reached the disk play")
+        let summary = try String(contentsOfFile: "\(disk)/../summary.txt", encoding: .utf8)
+        XCTAssertTrue(summary.contains("picture: \(frames) frames in the file"), "the summary counts the pictures the file kept: \(summary)")
         // The muxer could not end the file; pipcam did, in the room its cut-off last block left.
         XCTAssertNotNil(try MediaProbe(path: "\(disk)/out.mkv").duration, "the file states its duration")
         XCTAssertEqual(try MediaProbe.remuxWarnings(path: "\(disk)/out.mkv"), "")

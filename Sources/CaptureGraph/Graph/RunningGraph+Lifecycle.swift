@@ -84,7 +84,8 @@ extension RunningGraph {
         } else if let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) {
             if header.isFinished {
                 try? MatroskaFinish.run(path: movie.path)
-            } else if (try? MatroskaRepair.repair(path: movie.path, makingRoom: true)) != nil {
+            } else if let repaired = try? MatroskaRepair.repair(path: movie.path, makingRoom: true) {
+                repairedFile.withValue { $0 = repaired }
                 return
             }
         }

@@ -23,6 +23,8 @@ package final class RunningGraph: @unchecked Sendable {
     let fileInProgress = Locked<FileInProgress?>(nil)
     /// A recording in parts: its files (see `RecordingParts`); nil for one file.
     let parts: RecordingParts?
+    /// What the file keeps when it had to be ended as a crashed one (a full disk): the summary's figures.
+    let repairedFile = Locked<MatroskaRepair.Result?>(nil)
     /// Whether the stop is to end at once (`cutShort`).
     let cutShortAsked = Locked(false)
     /// Whether the file's writer failed (a full disk): the end of the streams can no longer reach it.
@@ -218,6 +220,10 @@ package final class RunningGraph: @unchecked Sendable {
             summary.deletedParts = parts.deletedCount
         }
         summary.pictures = written.value
+        if let repaired = repairedFile.value {
+            summary.pictures = repaired.pictures
+            summary.duration = repaired.duration
+        }
         summary.pictureMode = "\(plan.outputSize.width)x\(plan.outputSize.height) @ \(VideoFormat.rateText(plan.frameRate)) fps"
         return summary
     }

@@ -16,6 +16,8 @@ public enum MatroskaRepair {
         public let duration: Duration
         /// Bytes cut off the end: the last, incomplete, blocks.
         public let droppedBytes: Int64
+        /// Pictures of the first video track (a recording's composed picture) the file keeps.
+        public var pictures = 0
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -98,7 +100,9 @@ public enum MatroskaRepair {
         file.sync()
         try MatroskaFinish.writeSegmentSize(file, layout)
         file.sync()
-        return Result(duration: duration, droppedBytes: droppedBytes)
+        var result = Result(duration: duration, droppedBytes: droppedBytes)
+        result.pictures = layout.tracks.filter(\.value.isVideo).keys.min().flatMap { scan.blocks[$0] } ?? 0
+        return result
     }
 
     /// The index: where each key picture's cluster starts, by time.
@@ -217,6 +221,8 @@ struct BlockScan {
     /// When the last block of any track ends, and of each track.
     var end: Duration = .zero
     var ends: [UInt64: Duration] = [:]
+    /// Blocks kept, per track.
+    var blocks: [UInt64: Int] = [:]
 
     private static let clusterID: UInt32 = 0x1F43_B675
     private static let topLevel: Set<UInt32> = [clusterID, 0x1C53_BB6B, 0x1254_C367, 0x1043_A770, 0x1941_A469]
@@ -329,6 +335,7 @@ struct BlockScan {
         let blockEnd = Duration.nanoseconds(start.addingReportingOverflow(length).overflow ? Int64.max : start + length)
         end = max(end, blockEnd)
         ends[block.track] = max(ends[block.track] ?? .zero, blockEnd)
+        blocks[block.track, default: 0] += 1
         guard track?.isVideo == true else { return }
         hasPicture = true
         if block.key { cues.append((UInt64(max(0, block.time)), block.track, cluster.offset)) }

@@ -43,7 +43,7 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
 
     public let path: String?
     /// Recorded duration: up to the end of the last picture written to the file.
-    public let duration: Duration
+    public var duration: Duration
     public let cameras: [Camera]
     /// Pictures in the file, and their size and rate ("1280x720 @ 30 fps"): what a reader of the file counts.
     public var pictures = 0
