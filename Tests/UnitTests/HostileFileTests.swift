@@ -87,3 +87,57 @@ final class HostileDescriptionTests: XCTestCase {
         XCTAssertEqual(refusal(text), "bad.yaml:6:5: microphones[2]: pipcam records at most two microphones")
     }
 }
+
+/// YAML a description may not use, and layouts that cannot be drawn: one line at the true line and column.
+final class HostileYAMLTests: XCTestCase {
+    private func refusal(_ text: String) -> String {
+        do {
+            _ = try PipelineDescription.parse(text, file: "d.yaml")
+            return "accepted"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func testAnchorsAliasesAndTagsAreRefusedWhereTheyAre() {
+        XCTAssertEqual(refusal("cameras:\n  - &a\n    name: front\n    synthetic: smpte\n  - *a\n"),
+                       "d.yaml:2:5: syntax: an anchor ('&…'): a description writes each value out, without anchors, aliases or tags")
+        XCTAssertEqual(refusal("cameras:\n  - name: front\n    synthetic: *pattern\n"),
+                       "d.yaml:3:16: syntax: an alias ('*…'): a description writes each value out, without anchors, aliases or tags")
+        XCTAssertEqual(refusal("cameras:\n  - name: !!str front\n    synthetic: smpte\n"),
+                       "d.yaml:2:11: syntax: a tag ('!…'): a description writes each value out, without anchors, aliases or tags")
+        XCTAssertEqual(refusal("cameras: [ { name: front, synthetic: !x smpte } ]\n"),
+                       "d.yaml:1:38: syntax: a tag ('!…'): a description writes each value out, without anchors, aliases or tags")
+    }
+
+    func testTheIndicatorsAsTextAreText() {
+        let text = """
+            cameras:
+              - name: front
+                synthetic: smpte
+                label: Q&A !now *live* # &comment
+              - name: side
+                synthetic: ball
+                label: "&quoted"
+            layout: { kind: side-by-side, main: front }
+            """
+        XCTAssertEqual(refusal(text), "accepted")
+        XCTAssertEqual(refusal("cameras:\n  - name: a\n    synthetic: smpte\n    label: |\n      !not a tag\n      &not an anchor\n"), "accepted")
+    }
+
+    func testNulBytesAndOtherEncodingsAreOneLine() throws {
+        XCTAssertEqual(refusal("cameras:\n  - name: fr\u{0}ont\n"), "d.yaml:2:13: syntax: a NUL character: a description is plain text")
+        let folder = try Paths.scratch("hostile-utf16")
+        let path = "\(folder)/utf16.yaml"
+        try XCTUnwrap("cameras:\n  - name: a\n    synthetic: smpte\n".data(using: .utf16)).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try PipelineDescription.load(path: path)) { error in
+            XCTAssertEqual("\(error)", "\(path):1:1: syntax: the file is UTF-16: save it as UTF-8")
+        }
+    }
+
+    func testAnInsetThatReachesPastThePictureIsRefused() {
+        XCTAssertEqual(refusal("cameras:\n  - name: a\n    synthetic: smpte\n  - name: b\n    synthetic: ball\nlayout:\n  size: 0.9\n  margin: 0.1\n"),
+                       "d.yaml:7:3: layout: the inset (size 0.9, margin 0.1) reaches past the edge of the 1280x720 picture: make the size or the margin smaller")
+        XCTAssertEqual(refusal("cameras:\n  - name: a\n    synthetic: smpte\n  - name: b\n    synthetic: ball\nlayout:\n  size: 0.5\n  margin: 0.2\n"), "accepted")
+    }
+}

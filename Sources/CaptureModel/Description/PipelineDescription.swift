@@ -86,6 +86,9 @@ public struct PipelineDescription: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DescriptionError(file: path, line: 0, column: 0, key: "file", message: "cannot read the file (missing or not readable)")
         }
+        if let problem = YAMLSubset.encodingProblem(Array(data.prefix(2))) {
+            throw DescriptionError(file: path, line: 1, column: 1, key: "syntax", message: problem)
+        }
         var text = String(decoding: data, as: UTF8.self)
         // Editors on some systems start UTF-8 files with a byte-order mark; YAML allows it.
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
@@ -94,6 +97,9 @@ public struct PipelineDescription: Sendable {
 
     public static func parse(_ text: String, file: String) throws -> PipelineDescription {
         var description = PipelineDescription(file: file)
+        if let problem = YAMLSubset.problem(in: text) {
+            throw DescriptionError(file: file, line: problem.line, column: problem.column, key: "syntax", message: problem.message)
+        }
         guard let document = try YAMLReader.load(text, file: file) else {
             throw DescriptionError(file: file, line: 1, column: 1, key: "document", message: "the file is empty")
         }
@@ -128,6 +134,8 @@ public struct PipelineDescription: Sendable {
             if let corner = fields["corner"] { description.layout.corner = try corner.choice(Layout.Corner.self) }
             if let size = fields["size"] { description.layout.insetSize = try size.double(in: SessionLimits.insetSize) }
             if let margin = fields["margin"] { description.layout.margin = try margin.double(in: SessionLimits.margin) }
+            let picture = description.preset.outputSize
+            if let problem = description.layout.insetProblem(width: picture.width, height: picture.height) { throw value.error(problem) }
         }
         if let value = top["output"] {
             let fields = try value.mapping(allowed: outputKeys)

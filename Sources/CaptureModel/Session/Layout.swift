@@ -50,6 +50,16 @@ public struct Layout: Sendable, Hashable {
         }
     }
 
+    /// Why the inset would reach past the edge of a `width`x`height` picture (its size and margin
+    /// together too large); nil when it fits.
+    public func insetProblem(width: Int, height: Int) -> String? {
+        guard kind == .pictureInPicture else { return nil }
+        let inset = regions(width: width, height: height).inset
+        guard inset.x < 0 || inset.y < 0 || inset.x + inset.width > width || inset.y + inset.height > height else { return nil }
+        return "the inset (size \(insetSize), margin \(margin)) reaches past the edge of the \(width)x\(height) picture: "
+            + "make the size or the margin smaller"
+    }
+
     /// Encoders and chroma subsampling want even sizes.
     private func even(_ value: Double) -> Int { max(2, Int(value.rounded()) & ~1) }
 }

@@ -250,6 +250,13 @@ public struct SessionConfiguration: Sendable {
         if !SessionLimits.margin.contains(layout.margin) {
             throw CaptureError.invalidConfiguration("margin \(layout.margin) is outside \(SessionLimits.text(SessionLimits.margin)) of the width")
         }
+        let picture = preset.outputSize
+        if let problem = layout.insetProblem(width: picture.width, height: picture.height) {
+            throw CaptureError.invalidConfiguration(problem)
+        }
+        if let segmenting = movieFile?.segmenting {
+            do { _ = try segmenting.checked() } catch { throw CaptureError.invalidConfiguration("\(error)") }
+        }
         if !SessionLimits.frameRate.contains(effectiveFrameRate) {
             throw CaptureError.invalidConfiguration("frame rate \(effectiveFrameRate) is outside \(SessionLimits.text(SessionLimits.frameRate))")
         }
