@@ -72,6 +72,8 @@ struct SessionOptions: ParsableArguments {
         if let preset { configuration.preset = preset }
         if let onDeviceLoss { configuration.deviceLoss.action = onDeviceLoss }
         if let deviceTimeout { configuration.deviceLoss.silenceTimeout = .milliseconds(Int((deviceTimeout * 1000).rounded())) }
+        // A clip that will not play is refused here, naming its camera, for every command alike.
+        try configuration.checkClips()
         return configuration
     }
 }

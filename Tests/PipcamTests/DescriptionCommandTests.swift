@@ -68,3 +68,36 @@ final class DescriptionCommandTests: XCTestCase {
         XCTAssertTrue(readme.contains("make demo") && readme.contains("make test"))
     }
 }
+
+/// A clip that is not a video is refused before anything starts, naming the camera and the file.
+final class ClipCheckTests: XCTestCase {
+    func testAClipThatWillNotPlayIsRefusedNamingItsCameraAndFile() throws {
+        let folder = try Paths.scratch("clip-check")
+        let fine = "\(folder)/fine.mp4", cut = "\(folder)/cut.mp4", sound = "\(folder)/sound.ogg"
+        XCTAssertEqual(try Command.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=15", "-t", "2", "-c:v", "libx264", fine]).status, 0)
+        XCTAssertEqual(try Command.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine", "-t", "1", sound]).status, 0)
+        try Data(try Data(contentsOf: URL(fileURLWithPath: fine)).prefix(3000)).write(to: URL(fileURLWithPath: cut))
+        let empty = "\(folder)/empty.y4m"
+        try "YUV4MPEG2 W320 H240 F15:1 Ip A1:1 C420jpeg\nFRAME\n".write(toFile: empty, atomically: true, encoding: .ascii)
+        let cases: [(clip: String, said: String?)] = [
+            (fine, nil),
+            ("/etc/passwd", "the clip /etc/passwd cannot be played: This appears to be a text file"),
+            (cut, "the clip \(cut) cannot be played: This file contains no playable streams."),
+            (sound, "the clip \(sound) holds no picture"),
+            (empty, "the clip \(empty) holds no whole picture"),
+            (Paths.pipcam, "the clip \(Paths.pipcam) cannot be played: no decoder is installed for it (application/x-executable)"),
+        ]
+        for (clip, said) in cases {
+            try "cameras:\n  - name: lecture\n    file: \(clip)\n".write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
+            let started = Date()
+            let result = try Command.run([Paths.pipcam, "validate", "--pipeline", "\(folder)/session.yaml"])
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "within seconds: \(clip)")
+            if let said {
+                XCTAssertNotEqual(result.status, 0, clip)
+                XCTAssertEqual(result.error, "Error: camera 'lecture': \(said)\n")
+            } else {
+                XCTAssertEqual(result.status, 0, result.error)
+            }
+        }
+    }
+}

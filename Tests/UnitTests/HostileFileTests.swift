@@ -135,6 +135,16 @@ final class HostileYAMLTests: XCTestCase {
         }
     }
 
+    func testAPixelFormatIsOneACameraGivesAndOnlyADevicesOwn() {
+        let format = { (source: String, pixelFormat: String) in
+            "cameras:\n  - name: a\n    \(source)\n    format:\n      width: 640\n      height: 360\n      pixel-format: \(pixelFormat)\n"
+        }
+        XCTAssertTrue(refusal(format("device: /dev/video0", "FOO")).hasPrefix("d.yaml:7:21: cameras[0].format.pixel-format: 'FOO' is not a pixel format a camera gives (valid: MJPG, "))
+        XCTAssertEqual(refusal(format("synthetic: smpte", "YUY2")),
+                       "d.yaml:7:21: cameras[0].format.pixel-format: a pixel format is a device camera's: this camera's pictures are made by pipcam")
+        XCTAssertEqual(refusal(format("device: /dev/video0", "MJPG")), "accepted")
+    }
+
     func testAnInsetThatReachesPastThePictureIsRefused() {
         XCTAssertEqual(refusal("cameras:\n  - name: a\n    synthetic: smpte\n  - name: b\n    synthetic: ball\nlayout:\n  size: 0.9\n  margin: 0.1\n"),
                        "d.yaml:7:3: layout: the inset (size 0.9, margin 0.1) reaches past the edge of the 1280x720 picture: make the size or the margin smaller")

@@ -89,6 +89,12 @@ final class Y4MClip: @unchecked Sendable {
         return .mapped(header)
     }
 
+    /// Whether a clip with this header holds a whole first picture after it ("FRAME", then the picture).
+    static func holdsAPicture(ofFileAt path: String, header: Header) -> Bool {
+        guard let line = firstLine(ofFileAt: path), let size = ReadableFile.size(at: path) else { return false }
+        return size >= Int64(line.utf8.count + 1 + "FRAME\n".utf8.count + header.frameSize)
+    }
+
     /// The first line of a file, if it is text within its first kilobyte.
     private static func firstLine(ofFileAt path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }

@@ -222,6 +222,16 @@ public struct PipelineDescription: Sendable {
             guard let width = parts["width"], let height = parts["height"] else { throw format.error("a format needs width and height") }
             let rate = try parts["frame-rate"]?.double(in: SessionLimits.frameRate)
             entry.frameRate = rate
+            if let pixelFormat = parts["pixel-format"] {
+                let name = try pixelFormat.string()
+                guard name == "MJPG" || FormatChooser.rawFormats.contains(name) else {
+                    throw pixelFormat.error("'\(name)' is not a pixel format a camera gives (valid: MJPG, \(FormatChooser.rawFormats.sorted().joined(separator: ", ")))")
+                }
+                // A drawn camera, a clip and a screen give the pictures pipcam makes of them: only a device has formats.
+                if fields["synthetic"] != nil || fields["file"] != nil || fields["screen"] != nil {
+                    throw pixelFormat.error("a pixel format is a device camera's: this camera's pictures are made by pipcam")
+                }
+            }
             entry.format = VideoFormat(pixelFormat: try parts["pixel-format"]?.string() ?? "",
                                        width: try width.int(in: SessionLimits.cameraWidth), height: try height.int(in: SessionLimits.cameraHeight),
                                        frameRates: rate.map { [$0] } ?? [])
