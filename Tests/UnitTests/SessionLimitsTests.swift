@@ -4,6 +4,8 @@ import XCTest
 /// One table of bounds: what the description reader accepts at a bound, validation accepts too, and
 /// both name the same bound when refusing.
 final class SessionLimitsTests: XCTestCase {
+    /// A description with `field` at `value`. The inset must fit the picture with its margin: the widest
+    /// margin goes with the smallest inset.
     private func description(_ field: String, _ value: String) -> String {
         """
         frame-rate: \(field == "frame-rate" ? value : "30")
@@ -11,7 +13,7 @@ final class SessionLimitsTests: XCTestCase {
           - name: a
             synthetic: smpte
         layout:
-          size: \(field == "size" ? value : "0.3")
+          size: \(field == "size" ? value : field == "margin" ? "\(SessionLimits.insetSize.lowerBound)" : "0.3")
           margin: \(field == "margin" ? value : "0.03")
         output:
           file: x.mkv
