@@ -145,6 +145,15 @@ final class HostileYAMLTests: XCTestCase {
         XCTAssertEqual(refusal(format("device: /dev/video0", "MJPG")), "accepted")
     }
 
+    func testNamesAndLabelsHaveTheirStatedLimits() {
+        let long = String(repeating: "x", count: 100_000)
+        XCTAssertEqual(refusal("cameras:\n  - name: a\n    synthetic: smpte\n    label: \(long)\n"),
+                       "d.yaml:4:12: cameras[0].label: a label is at most 200 characters, not 100000")
+        XCTAssertEqual(refusal("cameras:\n  - name: \(String(repeating: "n", count: 65))\n    synthetic: smpte\n"),
+                       "d.yaml:2:11: cameras[0].name: a name is at most 64 characters, not 65")
+        XCTAssertEqual(refusal("cameras:\n  - name: a\n    synthetic: smpte\n    label: \(String(repeating: "é", count: 200))\n"), "accepted")
+    }
+
     func testAnInsetThatReachesPastThePictureIsRefused() {
         XCTAssertEqual(refusal("cameras:\n  - name: a\n    synthetic: smpte\n  - name: b\n    synthetic: ball\nlayout:\n  size: 0.9\n  margin: 0.1\n"),
                        "d.yaml:7:3: layout: the inset (size 0.9, margin 0.1) reaches past the edge of the 1280x720 picture: make the size or the margin smaller")

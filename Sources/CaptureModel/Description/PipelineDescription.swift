@@ -175,6 +175,9 @@ public struct PipelineDescription: Sendable {
         let fields = try reader.mapping(allowed: camera ? cameraKeys : microphoneKeys)
         guard let nameReader = fields["name"] else { throw reader.error("every \(camera ? "camera" : "microphone") needs a 'name'") }
         let name = try nameReader.string()
+        guard name.count <= SessionLimits.nameLength else {
+            throw nameReader.error("a name is at most \(SessionLimits.nameLength) characters, not \(name.count)")
+        }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw nameReader.error("'\(name)' is not a valid name (letters, digits, - and _)")
         }
@@ -208,7 +211,12 @@ public struct PipelineDescription: Sendable {
         var entry = Entry(name: name, spec: spec, location: reader.location)
         if let optional = fields["optional"] { entry.optional = try optional.bool() }
         if let enabled = fields["enabled"] { entry.enabled = try enabled.bool() }
-        if let label = fields["label"] { entry.label = try label.string() }
+        if let label = fields["label"] {
+            entry.label = try label.string()
+            if let text = entry.label, text.count > SessionLimits.labelLength {
+                throw label.error("a label is at most \(SessionLimits.labelLength) characters, not \(text.count)")
+            }
+        }
         if let moving = fields["moving"] { entry.moving = try moving.bool() }
         if let facing = fields["facing"] { entry.facing = try facing.choice(DevicePosition.self) }
         if let mirror = fields["mirror"] { entry.mirror = try mirror.bool() }

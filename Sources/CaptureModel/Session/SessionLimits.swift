@@ -20,6 +20,10 @@ public enum SessionLimits {
     /// A recording's length in seconds when it stops by itself: a limit shorter than a picture would stop
     /// the file before anything reaches it, and the start would wait for the muxer in vain.
     public static let recordingSeconds: ClosedRange<Double> = 0.1...86_400
+    /// Characters in an input's name, and in a label drawn on the picture: more would not fit a picture,
+    /// and drawing a label of a hundred thousand characters stalls the camera it is drawn on.
+    public static let nameLength = 64
+    public static let labelLength = 200
     /// A part of a segmented recording: at least a second (a key frame or two) and a megabyte, at most a day.
     public static let segmentSeconds: ClosedRange<Double> = 1...86_400
     public static let segmentBytes: Int64 = 1 << 20
