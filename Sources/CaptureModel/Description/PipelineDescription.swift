@@ -109,6 +109,7 @@ public struct PipelineDescription: Sendable {
         if let value = top["replay"] { description.replay = try value.choice(SessionConfiguration.Replay.self) }
         if let value = top["cameras"] {
             description.cameras = try value.sequence().map { try entry($0, camera: true) }
+            guard !description.cameras.isEmpty else { throw value.error("a description needs at least one camera") }
         }
         if let value = top["microphones"] {
             let entries = try value.sequence()
@@ -200,7 +201,9 @@ public struct PipelineDescription: Sendable {
                 spec = .syntheticMicrophone(frequency: try synthetic.double(in: 20...20_000))
             }
         } else if let file = fields["file"] {
-            spec = .file(try file.string())
+            let path = try file.string()
+            guard !path.isEmpty else { throw file.error("a clip's path is empty") }
+            spec = .file(path)
         } else if let screen = fields["screen"] {
             spec = .screen(display: try screen.string(), region: try fields["region"].map(screenRegion),
                            showsPointer: try fields["pointer"]?.bool() ?? true)
