@@ -162,7 +162,7 @@ extension CaptureSession {
     public func liveStatus() -> LiveStatus? {
         guard let running = locked({ graph }) else { return nil }
         let size = running.partsBytesWritten
-            ?? configuration.movieFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
+            ?? configuration.movieFile.flatMap { ReadableFile.size(at: $0.path) }
         var status = LiveStatus(elapsed: running.elapsed,
                                 frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
                                 dropped: running.cameraFrames.reduce(running.droppedPictures) { $0 + $1.dropped },

@@ -118,18 +118,11 @@ final class RecordingParts: @unchecked Sendable {
     /// Bytes the kept parts take on the disk.
     var keptBytes: Int64 { kept.reduce(0) { $0 + (Self.size($1) ?? 0) } }
 
-    /// The muxer ended the part: what it cannot write is written (see `MatroskaFinish`). A part it could
-    /// not end (a full disk) is ended as a crashed one would be.
+    /// Ends the part as the single file is ended (`MatroskaFinish.end`), once.
     private func finish(_ path: String) {
-        guard state.withValue({ $0.finished.insert(path).inserted }), let header = MatroskaHeader.read(path: path) else { return }
-        if header.isFinished {
-            try? MatroskaFinish.run(path: path)
-        } else {
-            _ = try? MatroskaRepair.repair(path: path, makingRoom: true)
-        }
+        guard state.withValue({ $0.finished.insert(path).inserted }) else { return }
+        _ = MatroskaFinish.end(path: path)
     }
 
-    private static func size(_ path: String) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
-    }
+    private static func size(_ path: String) -> Int64? { ReadableFile.size(at: path) }
 }

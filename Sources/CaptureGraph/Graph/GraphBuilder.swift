@@ -222,11 +222,11 @@ struct GraphBuilder {
             var videoIndex = 0, audioIndex = 0
             for source in muxVideo + muxAudio + muxIsolated {
                 let isAudio = muxAudio.contains(source)
-                var pad = isAudio ? "audio_\(audioIndex)" : "video_\(videoIndex)"
-                // The parts' writer cuts at the first video track's key frames; it names the others' pads
+                // The parts' writer cuts at its "video" track's key frames; it names the other video pads
                 // after its muxer's ("video_1"), but they are asked for by its own template.
-                let asked = movie.segmenting == nil || isAudio ? pad : videoIndex == 0 ? "video" : "video_aux_\(videoIndex - 1)"
-                if movie.segmenting != nil, !isAudio, videoIndex == 0 { pad = "video" }
+                let inParts = movie.segmenting != nil
+                let pad = isAudio ? "audio_\(audioIndex)" : inParts && videoIndex == 0 ? "video" : "video_\(videoIndex)"
+                let asked = inParts && !isAudio && videoIndex > 0 ? "video_aux_\(videoIndex - 1)" : pad
                 if isAudio { audioIndex += 1 } else { videoIndex += 1 }
                 plan.link(source, to: mux, asked)
                 let isDefault = source == muxVideo.first || source == muxAudio.first
@@ -240,8 +240,9 @@ struct GraphBuilder {
     /// A recording in parts (see `Segmenting`): splitmuxsink cuts at the picture's key frames, asking the
     /// picture's encoder for one when a part is due (`RunningGraph` passes the request on to the cameras'
     /// own encoders). It holds each group of pictures until the next key frame, so the picture has one
-    /// every second (not two): what a crash can take stays within the two seconds the single file keeps. Each part gets a muxer and a file writer of its own, set up as the single file's,
-    /// and is named as it begins (`RunningGraph.namePart`).
+    /// every second (not two): what a crash can take stays within the two seconds the single file keeps.
+    /// Each part gets a muxer and a file writer of its own, set up as the single file's, and is named as
+    /// it begins (`RecordingParts`).
     private mutating func addPartsWriter(_ path: String, _ segmenting: Segmenting) -> String {
         var properties: [(String, PropertyValue)] = [
             ("location", .string(path)), ("async-finalize", .bool(true)), ("send-keyframe-requests", .bool(true)),

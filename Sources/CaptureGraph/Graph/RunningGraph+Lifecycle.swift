@@ -81,13 +81,9 @@ extension RunningGraph {
         // leave room for the index. If even that fails, `pipcam repair` can do it once there is room.
         if let parts {
             parts.finishAll()
-        } else if let movie = configuration.movieFile, movie.writesFile, let header = MatroskaHeader.read(path: movie.path) {
-            if header.isFinished {
-                try? MatroskaFinish.run(path: movie.path)
-            } else if let repaired = try? MatroskaRepair.repair(path: movie.path, makingRoom: true) {
-                repairedFile.withValue { $0 = repaired }
-                return
-            }
+        } else if let movie = configuration.movieFile, movie.writesFile, let repaired = MatroskaFinish.end(path: movie.path) {
+            repairedFile.withValue { $0 = repaired }
+            return
         }
         if let failure { throw failure }
     }

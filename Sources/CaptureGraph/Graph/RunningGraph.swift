@@ -210,7 +210,7 @@ package final class RunningGraph: @unchecked Sendable {
         let cameras = cameraFrames.map {
             RecordingSummary.Camera(inputID: $0.inputID, mode: plan.cameraModes[$0.inputID]?.description ?? "", frames: $0.frames, dropped: $0.dropped)
         }
-        let size = parts?.keptBytes ?? path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
+        let size = parts?.keptBytes ?? path.flatMap(ReadableFile.size)
         let frameTime = Duration.seconds(1) / max(1, Int(plan.frameRate.rounded()))
         var summary = RecordingSummary(path: path, duration: written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
                                        droppedPictures: droppedPictures, fileSize: size, problem: problem)

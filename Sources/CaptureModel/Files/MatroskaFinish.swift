@@ -12,6 +12,19 @@ public enum MatroskaFinish {
     /// Three spaces: a "not played by default" flag takes three bytes.
     public static let notDefaultMark = "   "
 
+    /// Ends the recording the muxer wrote at `path`, whichever way it stopped: finished by the muxer, it
+    /// gets what the muxer cannot write; cut off (a full disk, a stop asked at once), it is ended as a
+    /// crashed one would be, giving up a fraction of a second at its end if the disk has no room for its
+    /// index. Returns what a repaired file keeps; nil when the muxer had ended it, or nothing could be done.
+    public static func end(path: String) -> MatroskaRepair.Result? {
+        guard let header = MatroskaHeader.read(path: path) else { return nil }
+        if header.isFinished {
+            try? run(path: path)
+            return nil
+        }
+        return try? MatroskaRepair.repair(path: path, makingRoom: true)
+    }
+
     /// Finishes the ended recording at `path` in place.
     public static func run(path: String) throws {
         let file = try MatroskaFileBytes(path: path, writable: true)
