@@ -46,6 +46,9 @@ let package = Package(
         // What the tests share: running commands, the smallest full session, and reading recordings back
         // with ffprobe and ffmpeg.
         .target(name: "PipcamTestSupport", dependencies: ["Capture", "Locking"], path: "Tests/Support"),
+        // The other end of the sync camera and microphone: beeps for a loopback sound card, and the offset
+        // between picture and sound read from a recording (the tests' `SyncOffsets`), for `bench/soak`.
+        .executableTarget(name: "sync-signals", dependencies: ["GStreamer", "PipcamTestSupport"], path: "Tests/SyncSignals"),
         // Pure code in seconds, without running a pipeline: `make unit`.
         .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "Locking", "PipcamTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),

@@ -7,7 +7,7 @@ final class DescriptionCommandTests: XCTestCase {
     func testEveryShippedPresetValidates() throws {
         let folder = "\(Paths.repository)/pipelines"
         let presets = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }.sorted()
-        XCTAssertEqual(Set(presets), ["demo.yaml", "pip.yaml", "side-by-side.yaml", "isolated-tracks.yaml", "screen-and-face.yaml"])
+        XCTAssertEqual(Set(presets), ["demo.yaml", "pip.yaml", "side-by-side.yaml", "isolated-tracks.yaml", "screen-and-face.yaml", "sync.yaml"])
         for preset in presets {
             let result = try Command.run([Paths.pipcam, "validate", "--pipeline", "\(folder)/\(preset)"])
             XCTAssertEqual(result.status, 0, "\(preset): \(result.error)")

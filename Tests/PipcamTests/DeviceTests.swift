@@ -411,6 +411,50 @@ extension DeviceTests {
         return try XCTUnwrap(json["stills"] as? [[String: Any]])
     }
 
+    /// Sound and picture in step through a real sound card: beeps played into the loopback at each second
+    /// of the clock pipcam runs on come back through ALSA to the microphone, and fall with the sync
+    /// camera's flashes in the file, beside a vivid camera.
+    func testBeepsThroughTheLoopbackAreInStepWithTheSyncCamerasFlashes() throws {
+        let folder = try Paths.scratch("vm-sync")
+        let file = "\(folder)/sync.mkv"
+        try """
+        preset: low
+        frame-rate: 30
+        cameras:
+          - name: flash
+            synthetic: sync
+          - name: room
+            device: auto
+        microphones:
+          - name: beep
+            device: alsa:Loopback,1
+        layout:
+          kind: picture-in-picture
+          main: flash
+        """.write(toFile: "\(folder)/sync.yaml", atomically: true, encoding: .utf8)
+        let script = [
+            // The world outside the machine: at a higher priority than pipcam, as the tones are.
+            "nice -n -15 \(Paths.syncSignals) beep hw:Loopback,0,0 > \(folder)/beeps.txt 2>&1 &",
+            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status; do sleep 0.1; done",
+            "timeout -s INT 120 \(Paths.pipcam) record \(file) --pipeline \(folder)/sync.yaml --duration 6 > \(folder)/summary.txt 2> \(folder)/log.txt",
+        ].joined(separator: "\n")
+        let result = try inVM(script, folder: folder, alsa: "snd-aloop index=0 id=Loopback")
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, result.error + log)
+        XCTAssertEqual(try MediaProbe.readerWarnings(path: file), "")
+        let sync = try SyncOffsets.read(path: file, region: (x: 120, y: 100, width: 80, height: 60), audio: 0)
+        XCTAssertGreaterThanOrEqual(sync.pairs.count, 4, "a flash and a beep each second: \(sync.flashes) \(sync.beeps); pipcam said: \(log)")
+        XCTAssertEqual(sync.pairs.count, sync.flashes.count, "every flash has its beep: \(sync.flashes) \(sync.beeps)")
+        // The first half second is left out: while the sound card and the vivid camera start, a flash's
+        // first picture or a beep's first samples may still be dropped or placed later (measured up to two
+        // pictures off, once in a few runs); from then on the offset holds.
+        for pair in sync.pairs where pair.flash >= 0.5 {
+            XCTAssertEqual(pair.offset, 0, accuracy: sync.frameDuration, String(format: "beep %.4f s, flash %.4f s: within a picture", pair.beep, pair.flash))
+        }
+        print(String(format: "through the loopback: %d pairs, offsets %@ ms", sync.pairs.count,
+                     sync.pairs.map { String(format: "%+.1f", $0.offset * 1000) }.joined(separator: " ")))
+    }
+
     private func meanLuma(of image: String) throws -> Double {
         let result = try Command.run(["sh", "-c", "ffmpeg -v error -i '\(image)' -f rawvideo -pix_fmt gray - | od -An -v -tu1 | awk '{ for (i = 1; i <= NF; i++) { s += $i; n++ } } END { print s / n }'"])
         return try XCTUnwrap(Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), result.error)

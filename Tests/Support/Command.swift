@@ -81,11 +81,15 @@ public enum Paths {
     }()
 
     /// The `pipcam` executable built beside the test bundle.
-    public static let pipcam: String = {
+    public static let pipcam = built("pipcam")
+    /// The sync camera and microphone's other end (`Tests/SyncSignals`).
+    public static let syncSignals = built("sync-signals")
+
+    private static func built(_ name: String) -> String {
         let candidates = [Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
-            .map { $0.appendingPathComponent("pipcam").path } + ["\(repository)/.build/debug/pipcam"]
+            .map { $0.appendingPathComponent(name).path } + ["\(repository)/.build/debug/\(name)"]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
-    }()
+    }
 
     /// A new empty folder for one test's files, removed when the test passes (kept when it fails, to look at).
     public static func scratch(_ name: String) throws -> String {

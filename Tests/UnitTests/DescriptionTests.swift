@@ -14,6 +14,21 @@ final class DescriptionTests: XCTestCase {
         XCTAssertTrue(notes.isEmpty)
     }
 
+    /// The sync camera and microphone: drawn black and silent by GStreamer, their flashes and beeps put on
+    /// the pads named; any other word for a microphone is still asked to be a frequency.
+    func testSyncCameraAndMicrophoneArePlannedWithTheirSignals() throws {
+        let (configuration, _) = try PipelineDescription.load(path: "\(repository)/pipelines/sync.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.inputs.map(\.device.source), [.testPattern(pattern: "sync", label: "flash", moving: true),
+                                                                  .testPattern(pattern: "ball", label: "side", moving: true), .syncBeeps, .tone(frequency: 440)])
+        let plan = try GraphBuilder.plan(for: configuration)
+        XCTAssertEqual(Set(plan.syncSignals.map { "\($0.key.name) \($0.value)" }), ["cam0-caps flash", "mic2-beeps beep"])
+        XCTAssertTrue(plan.nodes.contains { $0.name == "cam0-src" && $0.properties.contains { $0.0 == "pattern" && $0.1 == .string("black") } })
+        XCTAssertThrowsError(try PipelineDescription.parse("microphones:\n  - name: m\n    synthetic: beep\n", file: "t.yaml")) { error in
+            XCTAssertEqual("\(error)".split(separator: "\n").count, 1)
+            XCTAssertTrue("\(error)".contains("t.yaml:3:16"), "\(error)")
+        }
+    }
+
     func testFastReplayIsForFileCamerasOnly() throws {
         let clip = try Paths.scratch("fast-replay") + "/clip.y4m"
         XCTAssertTrue(FileManager.default.createFile(atPath: clip, contents: nil))

@@ -391,7 +391,8 @@ struct GraphBuilder {
             // what it is asked for, the mode the camera already streams in for the other program.
             addDeviceCamera(input, .pipewiresrc, [("target-object", .string(target))], mode: mode, prefix: prefix, queue: queue)
         case .testPattern(let pattern, let label, let moving):
-            var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern))]
+            // The sync camera is drawn black by videotestsrc and lit by pipcam (see `Pad.drawSyncFlashes`).
+            var properties: [(String, PropertyValue)] = [("is-live", .bool(true)), ("pattern", .string(pattern == "sync" ? "black" : pattern))]
             if moving && ["smpte", "smpte75", "bar", "colors", "gradient"].contains(pattern) {
                 properties.append(("horizontal-speed", .int(4)))
             }
@@ -406,6 +407,7 @@ struct GraphBuilder {
             // camera and a smaller inset would differ, and the compositor, which takes the inset's, would
             // convert every main picture (a third of a core at 1080p). Every drawn camera states one.
             let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(mode.caps(format: "I420", colorimetry: Self.drawnColorimetry)))])
+            if pattern == "sync" { plan.syncSignals[ElementHandle(caps)] = .flash }
             let clock = plan.add("\(prefix)-clock", .timeoverlay, [
                 ("text", .string(DrawnText.markup(label))), ("halignment", .string("left")), ("valignment", .string("top")),
                 ("font-desc", .string("Sans \(max(8, mode.height / 48))")),
@@ -454,7 +456,7 @@ struct GraphBuilder {
             plan.screencasts[ElementHandle(source)] = input.id
             let rate = plan.add("\(prefix)-rate", .videorate)
             plan.chain([source, rate] + fitted(prefix, caps: mode.caps()) + [addCaptureQueue(queue)])
-        case .alsa, .tone, .soundServer:
+        case .alsa, .tone, .syncBeeps, .soundServer:
             break
         }
         plan.cameraCaps.insert("\(prefix)-caps")
@@ -548,6 +550,13 @@ struct GraphBuilder {
             source = plan.add("\(prefix)-src", .audiotestsrc, [
                 ("is-live", .bool(true)), ("wave", .string("sine")), ("freq", .double(frequency)), ("volume", .double(0.4)),
             ])
+        case .syncBeeps:
+            // Silence from audiotestsrc, with beeps put in by pipcam (see `Pad.soundSyncBeeps`) in the one
+            // format they are written in.
+            let silence = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
+            source = plan.add("\(prefix)-beeps", .capsfilter, [("caps", .caps(GraphCaps.syncBeeps))])
+            plan.chain([silence, source])
+            plan.syncSignals[ElementHandle(source)] = .beep
         default:
             source = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
         }

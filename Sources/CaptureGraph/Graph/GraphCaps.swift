@@ -20,6 +20,9 @@ enum GraphCaps {
     static func sound(channels: Int) -> Caps {
         CapsBuilder(.rawAudio).set("rate", 48000).set("channels", channels).caps
     }
+
+    /// The sound the sync microphone's beeps are written into: mono 16-bit, as `Pad.soundSyncBeeps` takes it.
+    static let syncBeeps = CapsBuilder(.rawAudio).set("format", "S16LE").set("layout", "interleaved").set("rate", 48000).set("channels", 1).caps
 }
 
 extension CaptureMode {

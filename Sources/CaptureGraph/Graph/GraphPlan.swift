@@ -83,6 +83,10 @@ public struct GraphPlan: Sendable {
     /// pipewiresrc elements that read a screen shared through the desktop's portal, with the input's id:
     /// the share (its PipeWire connection and node) is known only when the session starts.
     public var screencasts: [ElementHandle<Element>: String] = [:]
+    /// Elements whose source pad a sync camera's flashes or a sync microphone's beeps are put on when the
+    /// graph is made (see `Pad.drawSyncFlashes`); a launch line shows them black and silent.
+    public var syncSignals: [ElementHandle<Element>: SyncSignal] = [:]
+    public enum SyncSignal: Sendable { case flash, beep }
     /// Compositor sink pad of each composed camera, by input id.
     public var compositorPads: [String: String] = [:]
     /// The caps filters that set what each camera captures; they change while running (see `isLive`).

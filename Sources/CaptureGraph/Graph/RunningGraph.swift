@@ -59,6 +59,13 @@ package final class RunningGraph: @unchecked Sendable {
             try source.set("fd", Int32(share.fd))
             try source.set("path", String(share.node))
         }
+        for (handle, signal) in plan.syncSignals {
+            guard let pad = try pipeline[handle]?.staticPad("src") else { continue }
+            switch signal {
+            case .flash: pad.drawSyncFlashes()
+            case .beep: pad.soundSyncBeeps()
+            }
+        }
         for (handle, path) in plan.mappedClips {
             guard let source = pipeline[handle] else { continue }
             source.feed(try Y4MClip(path: path).feed)
@@ -90,7 +97,15 @@ package final class RunningGraph: @unchecked Sendable {
             let limiter = Locked(PictureRateLimiter(configuredRate: plan.frameRate))
             pictureRate = limiter
             if let compositor = plan.compositor.flatMap({ pipeline[$0] }) {
-                for pad in plan.compositorPads.values { try compositor.staticPad(pad).stopUpstreamQualityOfService() }
+                for name in plan.compositorPads.values {
+                    let pad = try compositor.staticPad(name)
+                    try pad.stopUpstreamQualityOfService()
+                    // The compositor shows, in each picture, the camera frame that begins within it: a camera
+                    // whose frames begin just after the picture's would be shown up to a frame early, and the
+                    // picture's move onto the grid below adds up to half a frame more, ahead of the sound.
+                    // Each camera frame put on the grid first lands in the picture nearest to it.
+                    pad.alignToFrameGrid(rate: Fraction(rate: plan.frameRate))
+                }
             }
             let upstream = try caps.staticPad("sink")
             try caps.staticPad("src").alignToFrameGrid(rate: Fraction(rate: plan.frameRate))

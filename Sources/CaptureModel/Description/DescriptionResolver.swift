@@ -125,6 +125,8 @@ extension PipelineDescription {
             return .testPatternCamera(id: entry.name, pattern: pattern, label: entry.label ?? entry.name, moving: entry.moving)
         case .syntheticMicrophone(let frequency):
             return .toneMicrophone(id: entry.name, frequency: frequency)
+        case .syncMicrophone:
+            return .syncMicrophone(id: entry.name)
         case .desktopDefault:
             // Without a sound server there is no default input, as a microphone that is not plugged in.
             return SoundServer.isRunning() ? .soundServerMicrophone(id: entry.name, source: nil) : nil
@@ -165,6 +167,7 @@ extension PipelineDescription {
         case .position(let position): return "position \(position.rawValue)"
         case .syntheticCamera(let pattern): return "test pattern \(pattern)"
         case .syntheticMicrophone(let frequency): return "tone \(frequency) Hz"
+        case .syncMicrophone: return "sync beeps"
         case .desktopDefault: return SoundServer.isRunning() ? "the desktop's default input" : "the desktop's default input (no PipeWire or PulseAudio server is running)"
         case .file(let path): return "clip \(path)"
         case .screen(let display, _, _):

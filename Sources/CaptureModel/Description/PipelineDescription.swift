@@ -14,6 +14,8 @@ public struct PipelineDescription: Sendable {
         /// A synthetic camera with this test pattern, or a synthetic microphone with this tone.
         case syntheticCamera(pattern: String)
         case syntheticMicrophone(frequency: Double)
+        /// The synthetic microphone that beeps with the "sync" camera pattern's flashes.
+        case syncMicrophone
         /// The desktop's default input, as its sound server (PipeWire or PulseAudio) has it.
         case desktopDefault
         /// A recorded clip replayed as a live camera.
@@ -198,7 +200,7 @@ public struct PipelineDescription: Sendable {
                 }
                 spec = .syntheticCamera(pattern: pattern)
             } else {
-                spec = .syntheticMicrophone(frequency: try synthetic.double(in: 20...20_000))
+                spec = (try? synthetic.string()) == "sync" ? .syncMicrophone : .syntheticMicrophone(frequency: try synthetic.double(in: 20...20_000))
             }
         } else if let file = fields["file"] {
             let path = try file.string()
@@ -259,6 +261,8 @@ public struct PipelineDescription: Sendable {
     }
 
     /// videotestsrc patterns that make sense as a camera.
-    static let syntheticPatterns = ["smpte", "smpte75", "snow", "ball", "bar", "pinwheel", "spokes", "gradient", "colors",
+    /// "sync" is drawn by pipcam: black, lit for the first 100 ms of each whole second of the pipeline's
+    /// clock, when a "sync" microphone beeps (see `Pad.drawSyncFlashes`).
+    static let syntheticPatterns = ["sync", "smpte", "smpte75", "snow", "ball", "bar", "pinwheel", "spokes", "gradient", "colors",
                                     "circular", "zone-plate", "checkers-8", "red", "green", "blue", "white", "black"]
 }

@@ -19,6 +19,8 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case testPattern(pattern: String, label: String, moving: Bool)
         /// A sine tone (audiotestsrc).
         case tone(frequency: Double)
+        /// A beep at each whole second of the pipeline's clock, heard when a "sync" camera flashes.
+        case syncBeeps
         /// A source of the desktop's sound server (pulsesrc, which PipeWire serves too): the default input
         /// when `source` is nil (the headset or microphone picked in the desktop's settings), else the
         /// named one, e.g. a sound card the server holds for another program.
@@ -98,6 +100,11 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     public static func toneMicrophone(id: String, frequency: Double, position: DevicePosition = .unspecified) -> CaptureDevice {
         CaptureDevice(id: id, name: "Tone \(Int(frequency)) Hz", mediaType: .audio, position: position,
                       source: .tone(frequency: frequency))
+    }
+
+    /// A synthetic microphone beeping at each second, with the "sync" camera pattern's flashes.
+    public static func syncMicrophone(id: String) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Sync beeps", mediaType: .audio, source: .syncBeeps)
     }
 
     /// An X display's screen (a display name such as ":0"), whole or a region of it, as a camera.

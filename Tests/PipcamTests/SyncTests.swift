@@ -1,0 +1,31 @@
+import Foundation
+import PipcamTestSupport
+import XCTest
+
+/// Sound and picture in step: the shipped `sync.yaml` recorded for a few seconds, its camera's flashes and
+/// its microphone's beeps read back from the file.
+final class SyncTests: XCTestCase {
+    func testTheSyncPresetsFlashesAndBeepsAreWithinHalfAPictureInTheFile() throws {
+        let folder = try Paths.scratch("sync")
+        let path = "\(folder)/sync.mkv"
+        let result = try Command.run([Paths.pipcam, "record", path, "--pipeline", "\(Paths.repository)/pipelines/sync.yaml", "--duration", "5.5"])
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertEqual(try MediaProbe.readerWarnings(path: path), "")
+        let titles = try Command.run(["ffprobe", "-v", "error", "-show_entries", "stream_tags=title", "-of", "csv=p=0", path]).output
+        XCTAssertEqual(titles.split(separator: "\n"), ["Picture: flash + side", "Mix", "beep", "room", "flash", "side"])
+        // The picture (the flash camera full frame, away from its label and the inset) and the camera's own
+        // track, each against the beep microphone's own track.
+        for (video, name) in [(0, "picture"), (1, "flash camera's track")] {
+            let sync = try SyncOffsets.read(path: path, video: video, region: (x: 400, y: 250, width: 160, height: 120), audio: 1)
+            XCTAssertGreaterThanOrEqual(sync.pairs.count, 5, "\(name): a flash and a beep each second: \(sync.flashes) \(sync.beeps)")
+            XCTAssertEqual(sync.pairs.count, sync.flashes.count, "\(name): every flash has its beep: \(sync.flashes) \(sync.beeps)")
+            XCTAssertEqual(sync.frameDuration, 1.0 / 30, accuracy: 0.002)
+            // A camera's frame lands in the picture nearest to it, half a picture away at most; its own track
+            // keeps its time.
+            let allowed = video == 0 ? 1.0 / 60 + 0.003 : 0.003
+            for pair in sync.pairs {
+                XCTAssertEqual(pair.offset, 0, accuracy: allowed, String(format: "%@: beep %.4f s, flash %.4f s", name, pair.beep, pair.flash))
+            }
+        }
+    }
+}

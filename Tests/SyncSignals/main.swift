@@ -1,0 +1,70 @@
+// sync-signals: the other end of pipcam's "sync" camera and microphone, for tests and benchmarks.
+//
+//   sync-signals beep ALSA-DEVICE
+//       Plays the sync microphone's beeps (1 kHz, the first 100 ms of each second of the system's
+//       monotonic clock, which pipcam's pipelines run on) into a sound card until stopped: through a
+//       loopback card, a recording's real microphone hears them when its sync camera flashes.
+//   sync-signals measure FILE --audio N [--video N] [--region X,Y,W,H]
+//       Prints each flash, its beep and their offset, then one line: pairs, worst offset, picture length.
+import Foundation
+import GStreamer
+import PipcamTestSupport
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("sync-signals: \(message)\n".utf8))
+    exit(2)
+}
+
+/// The sound card is the pipeline's clock: each sample is played when that clock reads its time plus the
+/// pipeline's latency, fixed here, which the beeps are put ahead by (`soundSyncBeeps(heardAfter:)`).
+/// Slaved to the system's clock instead, alsasink plays a full buffer late (200 ms by default).
+func beep(into device: String) async throws {
+    let latency = Duration.milliseconds(100)
+    let pipeline = try Pipeline(name: "beeps")
+    try pipeline.set("latency", UInt64(latency.components.attoseconds / 1_000_000_000))
+    let silence = try Element.make("audiotestsrc", properties: ["is-live": true, "wave": "silence"])
+    let format = try Element.make("capsfilter", properties: ["caps": try Caps("audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1")])
+    let convert = try Element.make("audioconvert")
+    // Its buffer within the latency: a buffer longer than the latency leaves no time to fill it, and
+    // every sample comes too late to be played.
+    let sink = try Element.make("alsasink", properties: ["device": device, "buffer-time": Int64(50_000), "latency-time": Int64(10_000)])
+    try pipeline.addChain([silence, format, convert, sink])
+    try format.staticPad("src").soundSyncBeeps(heardAfter: latency)
+    try await pipeline.runToEnd(timeout: .seconds(86_400))
+}
+
+func measure(_ arguments: [String]) throws {
+    guard let path = arguments.first else { fail("measure needs a file") }
+    var options: [String: String] = [:]
+    var rest = arguments.dropFirst()
+    while let name = rest.popFirst() {
+        guard name.hasPrefix("--"), let value = rest.popFirst() else { fail("'\(name)' needs a value") }
+        options[String(name.dropFirst(2))] = value
+    }
+    guard let audio = options["audio"].flatMap(Int.init) else { fail("measure needs --audio N") }
+    let video = options["video"].flatMap(Int.init) ?? 0
+    let numbers = (options["region"] ?? "0,0,64,64").split(separator: ",").compactMap { Int($0) }
+    guard numbers.count == 4 else { fail("--region is X,Y,W,H") }
+    let sync = try SyncOffsets.read(path: path, video: video, region: (numbers[0], numbers[1], numbers[2], numbers[3]), audio: audio)
+    for pair in sync.pairs {
+        print(String(format: "flash %.4f beep %.4f offset_ms %+.1f", pair.flash, pair.beep, pair.offset * 1000))
+    }
+    let worst = sync.pairs.isEmpty ? "none" : String(format: "%+.1f", sync.worst * 1000)
+    print("pairs \(sync.pairs.count) flashes \(sync.flashes.count) beeps \(sync.beeps.count) worst_ms \(worst) frame_ms "
+          + String(format: "%.1f", sync.frameDuration * 1000))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "beep":
+        guard arguments.count == 2 else { fail("beep needs one ALSA device") }
+        try await beep(into: arguments[1])
+    case "measure":
+        try measure(Array(arguments.dropFirst()))
+    default:
+        fail("usage: sync-signals beep DEVICE | measure FILE --audio N [--video N] [--region X,Y,W,H]")
+    }
+} catch {
+    fail("\(error)")
+}
