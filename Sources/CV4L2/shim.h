@@ -47,6 +47,19 @@ static inline int pc_v4l2_set_control(const char *path, unsigned int id, int val
     return result == 0 ? 0 : -1;
 }
 
+/// 1 when the node is a V4L2 device that captures video, 0 when it answers as something else, -1 when it
+/// cannot be opened (errno says why).
+static inline int pc_v4l2_captures_video(const char *path) {
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct v4l2_capability capability = { 0 };
+    int result = ioctl(fd, VIDIOC_QUERYCAP, &capability);
+    close(fd);
+    if (result != 0) return 0;
+    unsigned int caps = (capability.capabilities & V4L2_CAP_DEVICE_CAPS) ? capability.device_caps : capability.capabilities;
+    return (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) ? 1 : 0;
+}
+
 /// 1 when another open of the node owns its capture buffers (it streams from the camera), 0 when the
 /// camera is free, -1 when the node cannot be opened. Asking for no buffers changes nothing on a free camera.
 static inline int pc_v4l2_capture_is_busy(const char *path) {

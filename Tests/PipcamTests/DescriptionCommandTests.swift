@@ -100,4 +100,32 @@ final class ClipCheckTests: XCTestCase {
             }
         }
     }
+
+    /// A camera named by a path that is there but is not a camera is refused by its type, a FIFO never
+    /// opened, a device asked what it is; a path that is not there is a camera not plugged in here.
+    func testValidateRefusesDevicePathsThatAreNotCameras() throws {
+        let folder = try Paths.scratch("device-paths")
+        let fifo = "\(folder)/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let cases: [(String, String?)] = [
+            (fifo, "is a pipe (FIFO), not a camera"),
+            (folder, "is a folder, not a camera"),
+            (Paths.pipcam, "is a file, not a camera"),
+            ("/dev/null", "is a device but not a camera (it does not capture video)"),
+            ("/dev/video-not-plugged-in", nil),
+        ]
+        for (path, said) in cases {
+            try "cameras:\n  - name: desk\n    device: \(path)\n".write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
+            let started = Date()
+            let result = try Command.run([Paths.pipcam, "validate", "--pipeline", "\(folder)/session.yaml"])
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "within seconds: \(path)")
+            if let said {
+                XCTAssertNotEqual(result.status, 0, path)
+                XCTAssertEqual(result.error, "Error: \(folder)/session.yaml:2:5: cameras[0]: camera 'desk': \(path) \(said)\n")
+            } else {
+                XCTAssertEqual(result.status, 0, result.error)
+                XCTAssertTrue(result.error.contains("is not present here; checked with a synthetic stand-in"), result.error)
+            }
+        }
+    }
 }

@@ -6,11 +6,12 @@ import XCTest
 /// The graph of `pipelines/demo.yaml`, as `pipcam describe --pipeline` prints it, against the line kept
 /// in `Golden/demo-launch-line.txt`: a change to the builder shows here as a diff of one line, without
 /// running anything. When the change is meant, write the new line there
-/// (`pipcam describe --pipeline pipelines/demo.yaml > Tests/UnitTests/Golden/demo-launch-line.txt`).
+/// (`pipcam describe --pipeline pipelines/demo.yaml --output demo.mkv > Tests/UnitTests/Golden/demo-launch-line.txt`;
+/// the description's own output file is beside it, a path that differs from clone to clone).
 final class DemoPlanTests: XCTestCase {
     func testTheDemosGraphIsTheKeptOne() throws {
         let options = try SessionOptions.parse(["--pipeline", "\(Paths.repository)/pipelines/demo.yaml"])
-        let line = try options.configuration(outputPath: nil, standInsAlways: true).graphPlan().launchLine
+        let line = try options.configuration(outputPath: "demo.mkv", standInsAlways: true).graphPlan().launchLine
         let kept = try String(contentsOfFile: "\(Paths.repository)/Tests/UnitTests/Golden/demo-launch-line.txt", encoding: .utf8)
         XCTAssertEqual(line, kept.trimmingCharacters(in: .newlines))
     }

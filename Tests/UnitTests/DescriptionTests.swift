@@ -29,6 +29,15 @@ final class DescriptionTests: XCTestCase {
         }
     }
 
+    /// Wherever pipcam runs, a description records beside itself, as its clips are read from beside it.
+    func testTheOutputFileIsRelativeToTheDescriptionsFolder() throws {
+        XCTAssertEqual(try PipelineDescription.parse("output:\n  file: talks/out.mkv\n", file: "/srv/rig/lecture.yaml").outputPath, "/srv/rig/talks/out.mkv")
+        XCTAssertEqual(try PipelineDescription.parse("output:\n  file: /data/out.mkv\n", file: "/srv/rig/lecture.yaml").outputPath, "/data/out.mkv")
+        XCTAssertThrowsError(try PipelineDescription.parse("output:\n  file: ''\n", file: "/srv/rig/lecture.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("lecture.yaml:2:9") && "\(error)".contains("path is empty"), "\(error)")
+        }
+    }
+
     func testFastReplayIsForFileCamerasOnly() throws {
         let clip = try Paths.scratch("fast-replay") + "/clip.y4m"
         XCTAssertTrue(FileManager.default.createFile(atPath: clip, contents: nil))

@@ -103,8 +103,9 @@ package final class RunningGraph: @unchecked Sendable {
                     // The compositor shows, in each picture, the camera frame that begins within it: a camera
                     // whose frames begin just after the picture's would be shown up to a frame early, and the
                     // picture's move onto the grid below adds up to half a frame more, ahead of the sound.
-                    // Each camera frame put on the grid first lands in the picture nearest to it.
-                    pad.alignToFrameGrid(rate: Fraction(rate: plan.frameRate))
+                    // Each camera frame put on the grid first lands in the picture nearest to it. A fast
+                    // replay's clips have no clock to keep to: its pictures start on the grid already.
+                    if configuration.replay != .fast { pad.alignToFrameGrid(rate: Fraction(rate: plan.frameRate)) }
                 }
             }
             let upstream = try caps.staticPad("sink")

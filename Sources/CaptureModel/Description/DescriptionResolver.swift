@@ -29,6 +29,9 @@ extension PipelineDescription {
             let chosen = try choose(entries, kind: kind, from: devices.filter { $0.mediaType == kind }, soundServerSources: soundServerSources)
             for (index, entry) in entries.enumerated() {
                 guard var device = chosen[index] else {
+                    if kind == .video, case .device(let path) = entry.spec, path.hasPrefix("/"), let problem = CameraAccess.notACamera(path) {
+                        throw entry.location.error("camera '\(entry.name)': \(path) \(problem)")
+                    }
                     if standIns {
                         notes.append("\(entry.name): \(Self.describe(entry.spec)) is not present here; checked with a synthetic stand-in")
                         let standIn = kind == .video

@@ -142,7 +142,13 @@ public struct PipelineDescription: Sendable {
         }
         if let value = top["output"] {
             let fields = try value.mapping(allowed: outputKeys)
-            if let path = fields["file"] { description.outputPath = try path.string() }
+            if let path = fields["file"] {
+                let text = try path.string()
+                guard !text.isEmpty else { throw path.error("the output file's path is empty") }
+                // As a clip's: relative to the description's folder, so a description records beside itself
+                // from wherever it is run.
+                description.outputPath = text.hasPrefix("/") ? text : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(text).path
+            }
             if let encoder = fields["encoder"] { description.encoder = try encoder.choice(MovieFileOutput.Encoder.self) }
             if let bitrate = fields["bitrate"] { description.videoBitrate = try bitrate.int(in: SessionLimits.videoBitrate) }
             if let speed = fields["speed"] { description.encoderSpeed = try speed.choice(MovieFileOutput.EncoderSpeed.self) }

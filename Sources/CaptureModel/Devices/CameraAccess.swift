@@ -1,4 +1,6 @@
+import CV4L2
 import Foundation
+import Locking
 
 /// Why a camera node cannot be used, said with what to do about it. The device monitor silently leaves
 /// out nodes it may not open, and GStreamer reports a camera held by another program as "busy", so
@@ -61,6 +63,39 @@ public enum CameraAccess {
             }
         }
         return groups.map { "; " + Problem.line(nodes: $0.nodes, reason: $0.reason, fix: $0.fix) }.joined()
+    }
+
+    /// Why the path a description names a camera by is not a camera, or nil when it is one or is not there
+    /// (a camera that is not plugged in). What is not a character device is refused by its type, never
+    /// opened (a FIFO would block the open); a device is opened and asked what it is, within `timeLimit`.
+    public static func notACamera(_ path: String, timeLimit: Duration = .seconds(2)) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFCHR: break
+        case S_IFDIR: return "is a folder, not a camera"
+        case S_IFIFO: return "is a pipe (FIFO), not a camera"
+        case S_IFSOCK: return "is a socket, not a camera"
+        default: return "is a file, not a camera"
+        }
+        let answer = Locked<(result: Int32, error: Int32)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        // A driver may hold an open for long; a thread of its own keeps the wait bounded.
+        Thread.detachNewThread {
+            let result = pc_v4l2_captures_video(path)
+            answer.withValue { $0 = (result, errno) }
+            done.signal()
+        }
+        let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18
+        guard done.wait(timeout: .now() + seconds) == .success, let (result, error) = answer.value else {
+            return "did not answer within \(Int(seconds)) s"
+        }
+        switch result {
+        case 1: return nil
+        case 0: return "is a device but not a camera (it does not capture video)"
+        default:
+            return problem(opening: path)?.reason ?? String(cString: strerror(error))
+        }
     }
 
     /// Camera nodes present on this machine that this process may not open, with the reason for each.
