@@ -14,39 +14,6 @@
 #define V4L2_CID_CAMERA_ORIENTATION (V4L2_CID_CAMERA_CLASS_BASE + 34)
 #endif
 
-/// The range of a control: 0 when the camera has it (and it is not disabled), -1 otherwise.
-static inline int pc_v4l2_query_control(const char *path, unsigned int id, int *minimum, int *maximum, int *step, int *fallback) {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_queryctrl query = { .id = id };
-    int result = ioctl(fd, VIDIOC_QUERYCTRL, &query);
-    close(fd);
-    if (result != 0 || (query.flags & V4L2_CTRL_FLAG_DISABLED)) return -1;
-    *minimum = query.minimum; *maximum = query.maximum; *step = query.step; *fallback = query.default_value;
-    return 0;
-}
-
-/// A control's current value: 0 on success, -1 otherwise.
-static inline int pc_v4l2_get_control(const char *path, unsigned int id, int *value) {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_control control = { .id = id, .value = 0 };
-    int result = ioctl(fd, VIDIOC_G_CTRL, &control);
-    close(fd);
-    if (result == 0) *value = control.value;
-    return result == 0 ? 0 : -1;
-}
-
-/// Sets a control: 0 on success, -1 otherwise.
-static inline int pc_v4l2_set_control(const char *path, unsigned int id, int value) {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_control control = { .id = id, .value = value };
-    int result = ioctl(fd, VIDIOC_S_CTRL, &control);
-    close(fd);
-    return result == 0 ? 0 : -1;
-}
-
 /// 1 when the node is a V4L2 device that captures video, 0 when it answers as something else, -1 when it
 /// cannot be opened (errno says why).
 static inline int pc_v4l2_captures_video(const char *path) {
@@ -88,10 +55,62 @@ static inline int pc_v4l2_current_mode(const char *path, unsigned int *fourcc, u
     return 0;
 }
 
+// MARK: every control, by the extended API
+
+/// The node opened for controls (a second open beside a streaming one is allowed), or -1.
+static inline int pc_v4l2_open_controls(const char *path) {
+    return open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
+/// The next control after `query->id` (start with 0): 0, or -1 at the end.
+static inline int pc_v4l2_next_control(int fd, struct v4l2_query_ext_ctrl *query) {
+    query->id |= V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND;
+    return ioctl(fd, VIDIOC_QUERY_EXT_CTRL, query) == 0 ? 0 : -1;
+}
+
+/// One control's description: 0, or -1 when the camera has no such control.
+static inline int pc_v4l2_describe_control(int fd, struct v4l2_query_ext_ctrl *query) {
+    return ioctl(fd, VIDIOC_QUERY_EXT_CTRL, query) == 0 ? 0 : -1;
+}
+
+/// A menu entry's name (menus) or value (integer menus): 0, or -1 for an index the menu skips.
+static inline int pc_v4l2_menu_entry(int fd, unsigned int id, unsigned int index, char name[32], long long *value) {
+    struct v4l2_querymenu entry = { .id = id, .index = index };
+    if (ioctl(fd, VIDIOC_QUERYMENU, &entry) != 0) return -1;
+    for (int i = 0; i < 32; i++) name[i] = (char)entry.name[i];
+    *value = entry.value;
+    return 0;
+}
+
+/// A control's value (64-bit controls too): 0, or -1 (errno says why).
+static inline int pc_v4l2_read_control(int fd, unsigned int id, long long *value) {
+    struct v4l2_ext_control control = { .id = id };
+    struct v4l2_ext_controls controls = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 1, .controls = &control };
+    if (ioctl(fd, VIDIOC_G_EXT_CTRLS, &controls) != 0) return -1;
+    struct v4l2_query_ext_ctrl query = { .id = id };
+    int wide = ioctl(fd, VIDIOC_QUERY_EXT_CTRL, &query) == 0 && query.type == V4L2_CTRL_TYPE_INTEGER64;
+    *value = wide ? control.value64 : control.value;
+    return 0;
+}
+
+/// Sets a control: 0, or -1 (errno says why: ERANGE out of range, EACCES read-only, EBUSY inactive or locked).
+static inline int pc_v4l2_write_control(int fd, unsigned int id, long long value) {
+    struct v4l2_query_ext_ctrl query = { .id = id };
+    if (ioctl(fd, VIDIOC_QUERY_EXT_CTRL, &query) != 0) return -1;
+    struct v4l2_ext_control control = { .id = id };
+    if (query.type == V4L2_CTRL_TYPE_INTEGER64) control.value64 = value; else control.value = (int)value;
+    struct v4l2_ext_controls controls = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 1, .controls = &control };
+    return ioctl(fd, VIDIOC_S_EXT_CTRLS, &controls) == 0 ? 0 : -1;
+}
+
 /// 0 front, 1 back, 2 external; -1 when the node cannot be opened or lacks the control.
 static inline int pc_v4l2_camera_orientation(const char *path) {
-    int value = -1;
-    return pc_v4l2_get_control(path, V4L2_CID_CAMERA_ORIENTATION, &value) == 0 ? value : -1;
+    int fd = pc_v4l2_open_controls(path);
+    if (fd < 0) return -1;
+    long long value = -1;
+    int result = pc_v4l2_read_control(fd, V4L2_CID_CAMERA_ORIENTATION, &value);
+    close(fd);
+    return result == 0 ? (int)value : -1;
 }
 
 #endif

@@ -191,6 +191,9 @@ extension CaptureSession {
         case .warning(let text):
             eventContinuation.yield(.warning(text))
             return
+        case .controlsChanged(let camera, let controls, let time):
+            eventContinuation.yield(.controlsChanged(camera: camera, controls: controls, at: time))
+            return
         }
         guard running.started.value else { return }
         if case .drained = event { finishAfterFailure(running, drained: true) } else { finishAfterFailure(running) }

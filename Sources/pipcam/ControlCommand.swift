@@ -17,8 +17,17 @@ enum ControlCommand: Sendable, Equatable {
     case photo
     case stop
     case status
+    /// Sets a camera's controls (`ControlSettings`), or puts them all back to their defaults.
+    case control(camera: String, change: ControlChange)
+    /// The controls the second camera follows the first in (none: it stops following).
+    case match([String])
 
-    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "stop", "status"]
+    enum ControlChange: Sendable, Equatable {
+        case set([ControlSettings.Setting])
+        case reset
+    }
+
+    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "stop", "status", "control", "match"]
 
     /// One line of the control socket: `{"command":"corner","corner":"top-left"}`.
     init(jsonLine line: String) throws {
@@ -27,7 +36,13 @@ enum ControlCommand: Sendable, Equatable {
             fields = try JSONDecoder().decode(Fields.self, from: Data(line.utf8))
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let key = context.codingPath.last?.stringValue ?? "command"
-            throw CLIError(["enabled", "muted"].contains(key) ? "\"\(key)\" must be true or false" : "\"\(key)\" must be a string")
+            let expected = switch key {
+            case "enabled", "muted", "reset": "true or false"
+            case "set": "an object of controls and values"
+            case "lock", "unlock", "controls": "a control's name or a list of them"
+            default: "a string"
+            }
+            throw CLIError("\"\(key)\" must be \(expected)")
         } catch DecodingError.keyNotFound {
             throw CLIError("no \"command\" (one of \(Self.names.joined(separator: ", ")))")
         } catch {
@@ -53,6 +68,21 @@ enum ControlCommand: Sendable, Equatable {
         case "photo": self = .photo
         case "stop": self = .stop
         case "status": self = .status
+        case "control":
+            guard let camera = fields.camera else { throw CLIError("\"control\" needs a \"camera\"") }
+            var settings = (fields.set ?? [:]).sorted { $0.key < $1.key }.map { ControlSettings.Setting(name: $0.key, value: $0.value.text) }
+            settings += (fields.lock?.names ?? []).map { ControlSettings.Setting(name: $0, value: "locked") }
+            settings += (fields.unlock?.names ?? []).map { ControlSettings.Setting(name: $0, value: "auto") }
+            if fields.reset == true {
+                guard settings.isEmpty else { throw CLIError("\"reset\" puts every control back: give it alone") }
+                self = .control(camera: camera, change: .reset)
+            } else {
+                guard !settings.isEmpty else { throw CLIError("\"control\" needs \"set\", \"lock\", \"unlock\" or \"reset\"") }
+                self = .control(camera: camera, change: .set(settings))
+            }
+        case "match":
+            guard let names = fields.controls?.names else { throw CLIError("\"match\" needs \"controls\": the names the second camera follows the first in ([] stops)") }
+            self = .match(names)
         default: throw CLIError("unknown command '\(fields.command)' (commands: \(Self.names.joined(separator: ", ")))")
         }
     }
@@ -65,11 +95,40 @@ enum ControlCommand: Sendable, Equatable {
         let id: String?
         let enabled: Bool?
         let muted: Bool?
+        let camera: String?
+        let set: [String: Loose]?
+        let lock: Names?
+        let unlock: Names?
+        let reset: Bool?
+        let controls: Names?
+    }
+
+    /// A control's value as JSON gives it: text, a number or true/false, kept as the text a description
+    /// would hold.
+    private struct Loose: Decodable {
+        let text: String
+        init(from decoder: Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let number = try? value.decode(Int64.self) { text = String(number) }
+            else if let number = try? value.decode(Double.self) { text = String(number) }
+            else if let flag = try? value.decode(Bool.self) { text = flag ? "on" : "off" }
+            else { text = try value.decode(String.self) }
+        }
+    }
+
+    /// One control's name or a list of them.
+    private struct Names: Decodable {
+        let names: [String]
+        init(from decoder: Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let one = try? value.decode(String.self) { names = [one] } else { names = try value.decode([String].self) }
+        }
     }
 
     /// A key pressed in the window or the terminal, or nil for keys that do nothing. Cameras and
-    /// microphones are numbered in the order of the session's inputs.
-    init?(key: String, cameras: [String], microphones: [String]) {
+    /// microphones are numbered in the order of the session's inputs; zoom and exposure keys act on the
+    /// main camera.
+    init?(key: String, cameras: [String], microphones: [String], main: String? = nil) {
         switch key {
         case "s", "space", " ": self = .swap
         case "c": self = .corner(nil)
@@ -84,10 +143,18 @@ enum ControlCommand: Sendable, Equatable {
             self = .mute(id: microphones[index], muted: nil)
         case "p": self = .photo
         case "q", "Escape": self = .stop
+        case "+", "=", "-", "plus", "equal", "minus", "KP_Add", "KP_Subtract":
+            // The terminal gives the character; the window, X's name for the key.
+            guard let main = main ?? cameras.first else { return nil }
+            let out = ["-", "minus", "KP_Subtract"].contains(key)
+            self = .control(camera: main, change: .set([.init(name: "zoom", value: out ? "-10%" : "+10%")]))
+        case "e", "E":
+            guard let main = main ?? cameras.first else { return nil }
+            self = .control(camera: main, change: .set([.init(name: "exposure", value: key == "e" ? "locked" : "auto")]))
         default: return nil
         }
     }
 
     /// The keys, as the window and the terminal announce them.
-    static let keyHelp = "keys: s swap, c corner, l layout, 1/2 camera on/off, m/n mute, p photo, q stop"
+    static let keyHelp = "keys: s swap, c corner, l layout, 1/2 camera on/off, m/n mute, +/- zoom, e/E exposure locked/auto, p photo, q stop"
 }

@@ -43,6 +43,16 @@ struct ControlCommandRunner: Sendable {
                 extra["stopping"] = true
             case .status:
                 break
+            case .match(let names):
+                try session.matchControls(names)
+                extra["match"] = .array(names.map { .string($0) })
+            case .control(let camera, let change):
+                try check(camera, isCamera: true)
+                let controls = switch change {
+                case .set(let settings): try session.setControls(settings, camera: camera)
+                case .reset: try session.resetControls(camera: camera)
+                }
+                extra["controls"] = .object(Dictionary(controls.compactMap { control in control.value.map { (control.name, JSONValue.number(Double($0), places: 0)) } }) { $1 })
             }
             return Self.line(state().merging(extra) { $1 })
         } catch {

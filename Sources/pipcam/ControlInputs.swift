@@ -44,7 +44,8 @@ final class ControlInputs: @unchecked Sendable {
 
     /// A key from the window or the terminal.
     private func press(_ key: String) {
-        guard let command = ControlCommand(key: key, cameras: control.cameraIDs, microphones: control.microphoneIDs) else { return }
+        guard let command = ControlCommand(key: key, cameras: control.cameraIDs, microphones: control.microphoneIDs,
+                                           main: control.session.configuration.layout.mainInputID) else { return }
         perform(command, from: key)
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// `record --events FILE.jsonl`: one JSON object per line with an "event" field: "pressure" samples
 /// (about once a second: level, factors, pictures, dropped, skipped, step), and "throttle" / "restore"
 /// steps with their new settings and reason, "interrupted" / "interruption-ended" when a device is lost
-/// and back (input, reason, recording time). Lines are written as they happen, so a crash loses none.
+/// and back (input, reason, recording time), "control" when a camera's controls change (camera, the
+/// values read back, time). Lines are written as they happen, so a crash loses none.
 final class EventsLog: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()
@@ -23,6 +24,9 @@ final class EventsLog: @unchecked Sendable {
                                      "detail": .string(reason.description), "time": .number(time.seconds, places: 3)]).text
         case .interruptionEnded(let input, let time):
             line = JSONValue.object(["event": "interruption-ended", "input": .string(input), "time": .number(time.seconds, places: 3)]).text
+        case .controlsChanged(let camera, let controls, let time):
+            let values = Dictionary(controls.compactMap { control in control.value.map { (control.name, JSONValue.number(Double($0), places: 0)) } }) { $1 }
+            line = JSONValue.object(["event": "control", "camera": .string(camera), "set": .object(values), "time": .number(time.seconds, places: 3)]).text
         default: return
         }
         lock.withLock { try? handle.write(contentsOf: Data((line + "\n").utf8)) }

@@ -30,6 +30,9 @@ struct SessionOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "Seconds without a frame before a camera counts as lost (default 2).")
     var deviceTimeout: Double?
 
+    @Flag(name: .customLong("force-controls"), help: "A camera control the description sets that the camera lacks, or a value out of its range, is a warning and left out, not an error.")
+    var forceControls = false
+
     func validate() throws {
         if pipeline != nil && !(cameras.isEmpty && microphones.isEmpty) {
             throw ValidationError("--camera and --mic choose devices when no --pipeline is given; name devices in the pipeline file instead")
@@ -61,6 +64,7 @@ struct SessionOptions: ParsableArguments {
         if var description = try loaded ?? description() {
             // The command line's policy decides what an absent optional camera becomes, so it applies first.
             if let onDeviceLoss { description.deviceLoss.action = onDeviceLoss }
+            description.forceControls = forceControls
             let notes: [String]
             (configuration, notes) = try SessionLoading.configuration(description, outputPath: outputPath ?? description.outputPath ?? SessionOptions.defaultOutput,
                                                                       standIns: standIns || standInsAlways)

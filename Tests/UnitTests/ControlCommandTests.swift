@@ -23,6 +23,28 @@ final class ControlCommandTests: XCTestCase {
         XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"stop"}"#), .stop)
     }
 
+    func testControlCommandsSetLockResetAndMatch() throws {
+        XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"control","camera":"front","set":{"zoom":150,"white-balance":"4500K","torch":true}}"#),
+                       .control(camera: "front", change: .set([.init(name: "torch", value: "on"), .init(name: "white-balance", value: "4500K"),
+                                                                .init(name: "zoom", value: "150")])))
+        XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"control","camera":"front","lock":["exposure","white-balance"],"unlock":"focus"}"#),
+                       .control(camera: "front", change: .set([.init(name: "exposure", value: "locked"), .init(name: "white-balance", value: "locked"),
+                                                                .init(name: "focus", value: "auto")])))
+        XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"control","camera":"front","reset":true}"#), .control(camera: "front", change: .reset))
+        XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"match","controls":["exposure","white-balance"]}"#), .match(["exposure", "white-balance"]))
+        XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"match","controls":[]}"#), .match([]))
+        XCTAssertEqual(refusal(#"{"command":"control","set":{"zoom":1}}"#), "\"control\" needs a \"camera\"")
+        XCTAssertEqual(refusal(#"{"command":"control","camera":"front"}"#), "\"control\" needs \"set\", \"lock\", \"unlock\" or \"reset\"")
+        XCTAssertEqual(refusal(#"{"command":"control","camera":"front","set":[1]}"#), "\"set\" must be an object of controls and values")
+        XCTAssertEqual(refusal(#"{"command":"control","camera":"front","reset":true,"lock":"focus"}"#), "\"reset\" puts every control back: give it alone")
+        // Keys act on the main camera: zoom in and out a tenth of the range, exposure locked and automatic.
+        XCTAssertEqual(ControlCommand(key: "+", cameras: ["a", "b"], microphones: [], main: "b"),
+                       .control(camera: "b", change: .set([.init(name: "zoom", value: "+10%")])))
+        XCTAssertEqual(ControlCommand(key: "-", cameras: ["a", "b"], microphones: []), .control(camera: "a", change: .set([.init(name: "zoom", value: "-10%")])))
+        XCTAssertEqual(ControlCommand(key: "e", cameras: ["a"], microphones: []), .control(camera: "a", change: .set([.init(name: "exposure", value: "locked")])))
+        XCTAssertEqual(ControlCommand(key: "E", cameras: ["a"], microphones: []), .control(camera: "a", change: .set([.init(name: "exposure", value: "auto")])))
+    }
+
     func testMistakesAreOneLineNamingTheField() {
         XCTAssertEqual(refusal("corner"), "not a JSON object: corner")
         XCTAssertEqual(refusal(#"{"corner":"top-left"}"#), "no \"command\" (one of \(ControlCommand.names.joined(separator: ", ")))")

@@ -29,6 +29,38 @@ final class DescriptionTests: XCTestCase {
         }
     }
 
+    /// `controls:` under a device camera, in the order written, and `match:` as a list or one line.
+    func testControlsAndMatchAreReadWithTheirLimits() throws {
+        let text = """
+        cameras:
+          - name: front
+            device: /dev/video0
+            controls:
+              exposure: 1/60
+              white-balance: 4500K
+              torch: on
+          - name: side
+            device: /dev/video1
+        match: exposure, white-balance
+        """
+        let description = try PipelineDescription.parse(text, file: "t.yaml")
+        XCTAssertEqual(description.cameras[0].controls, [.init(name: "exposure", value: "1/60"), .init(name: "white-balance", value: "4500K"),
+                                                         .init(name: "torch", value: "on")])
+        XCTAssertEqual(description.matchedControls, ["exposure", "white-balance"])
+        let list = try PipelineDescription.parse(text.replacingOccurrences(of: "match: exposure, white-balance", with: "match: [brightness]"), file: "t.yaml")
+        XCTAssertEqual(list.matchedControls, ["brightness"])
+        for (bad, said) in [
+            ("cameras:\n  - name: a\n    synthetic: ball\n    controls: {zoom: 1}\n", "t.yaml:4:15: cameras[0].controls: controls are a device camera's"),
+            ("cameras:\n  - name: a\n    controls: {\"zo om\": 1}\n", "t.yaml:3:25: cameras[0].controls.zo om: 'zo om' is not a control's name"),
+            ("cameras:\n  - name: a\nmatch: exposure\n", "t.yaml:3:8: match: match keeps a second camera at the first camera's values: give two cameras"),
+        ] {
+            XCTAssertThrowsError(try PipelineDescription.parse(bad, file: "t.yaml")) { error in
+                XCTAssertTrue("\(error)".contains(said), "\(error)")
+                XCTAssertEqual("\(error)".split(separator: "\n").count, 1)
+            }
+        }
+    }
+
     /// Wherever pipcam runs, a description records beside itself, as its clips are read from beside it.
     func testTheOutputFileIsRelativeToTheDescriptionsFolder() throws {
         XCTAssertEqual(try PipelineDescription.parse("output:\n  file: talks/out.mkv\n", file: "/srv/rig/lecture.yaml").outputPath, "/srv/rig/talks/out.mkv")

@@ -17,6 +17,8 @@ package enum GraphEvent: Sendable {
     case interruptionEnded(input: String, at: Duration)
     /// Something the recording goes on through, worth a line (a camera back in another mode).
     case warning(String)
+    /// A camera's controls were written (to follow a matched camera), read back.
+    case controlsChanged(camera: String, controls: [CameraControl], at: Duration)
 }
 
 /// Starting and finishing a built graph: the only place the pipeline's states and its bus are handled
@@ -33,6 +35,7 @@ extension RunningGraph {
         }
         attach(subscription: subscription, cameraWatch: cameraWatch)
         do {
+            try makeStartingControls()
             try await pipeline.reachState(.playing, timeout: timeout)
         } catch {
             // The error that made the start fail may still be on its way from a streaming thread: give it
@@ -44,6 +47,7 @@ extension RunningGraph {
             }
             detach()
             _ = try? pipeline.setState(.null)
+            if let refused = error as? CaptureError, case .cameraControl = refused { throw refused }
             guard case .streamFailed(let input, let element, _, let reason)? = firstError.value else {
                 throw CaptureError.startFailed(input: nil, element: nil, cause: "\(error)")
             }
@@ -53,6 +57,7 @@ extension RunningGraph {
         started.withValue { $0 = true }
         if let movie = configuration.movieFile, movie.writesFile, parts == nil { fileInProgress.withValue { $0 = FileInProgress(path: movie.path) } }
         activateKeepers(onEvent: onEvent)
+        startMatching(onEvent: onEvent)
     }
 
     /// Ends the recording so the file is complete, then tears the graph down. End-of-stream goes in just

@@ -47,6 +47,12 @@ package final class RunningGraph: @unchecked Sendable {
     private(set) var keepers: [SourceKeeper] = []
     /// Every stretch without a device so far, in order.
     package let interruptions = Locked<[Interruption]>([])
+    /// Each camera's control settings as made (a `locked` value as it was read), by input id: made again
+    /// when the camera comes back.
+    let keptControls = Locked<[String: [ControlSettings.Step]]>([:])
+    /// The controls the second camera follows the first in, changed live; and the timer that reads them.
+    let matchedControls = Locked<[String]>([])
+    let matcher = Locked<RepeatingTimer?>(nil)
 
     /// `screens` holds the shares of the screens the plan reads through the desktop's portal.
     package init(plan: GraphPlan, configuration: SessionConfiguration, screens: ScreenShares? = nil) throws {
@@ -140,7 +146,9 @@ package final class RunningGraph: @unchecked Sendable {
         if let preview = configuration.previewOutput { try watchKeys(of: preview) }
         keepers = try plan.keptSources.compactMap { kept in
             guard let input = configuration.input(kept.inputID) else { return nil }
-            return try SourceKeeper(kept, input: input, pipeline: pipeline, timeout: configuration.deviceLoss.silenceTimeout)
+            let keeper = try SourceKeeper(kept, input: input, pipeline: pipeline, timeout: configuration.deviceLoss.silenceTimeout)
+            keeper.reopened = { [weak self] node in self?.remakeControls(of: input.id, node: node) }
+            return keeper
         }
     }
 
@@ -200,6 +208,7 @@ package final class RunningGraph: @unchecked Sendable {
         lock.unlock()
         pressure?.cancel()
         subscription?.cancel()
+        matcher.withValue { $0?.cancel(); $0 = nil }
         fileInProgress.withValue { file in
             file?.end()
             file = nil

@@ -33,6 +33,9 @@ final class SourceKeeper: @unchecked Sendable {
     private let timeout: Duration
     private let queue: DispatchQueue
     private var report: (@Sendable (Change) -> Void)?
+    /// Called with the camera's node each time its source is made again and has opened the device, before
+    /// it streams: its control settings are made again there.
+    var reopened: (@Sendable (String) -> Void)?
     private var timer: DispatchSourceTimer?
 
     // Touched only on `queue`.
@@ -214,6 +217,10 @@ final class SourceKeeper: @unchecked Sendable {
             let element = try kept.factory.make(name: name)
             for (property, value) in properties { try element.set(property, value) }
             do { try askNearestMode(of: element) } catch { _ = try? element.setState(.null); throw error }
+            if case .string(let node)? = properties.first(where: { $0.0 == "device" })?.1, let reopened {
+                _ = try element.setState(.ready)  // the device is open: its settings are kept while it is
+                reopened(node)
+            }
             try pipeline.add(element)
             source = element
             try watch(element)

@@ -18,6 +18,7 @@ extension PipelineDescription {
         configuration.throttlePolicy = throttle
         configuration.replay = replay
         configuration.deviceLoss = deviceLoss
+        configuration.matchedControls = matchedControls
         var notes: [String] = []
         let movie = MovieFileOutput(path: outputPath, encoder: encoder, videoBitrate: videoBitrate, audioBitrate: audioBitrate,
                                     audioTracks: audioTracks, isolatedCameraTracks: isolatedCameraTracks)
@@ -37,13 +38,13 @@ extension PipelineDescription {
                         let standIn = kind == .video
                             ? CaptureDevice.testPatternCamera(id: entry.name, pattern: "smpte", label: entry.name)
                             : CaptureDevice.toneMicrophone(id: entry.name, frequency: 440 + 220 * Double(index))
-                        try add(standIn, entry: entry, to: &configuration, movie: movie)
+                        try add(standIn, entry: entry, to: &configuration, movie: movie, notes: &notes)
                         continue
                     }
                     if entry.optional, kind == .video, deviceLoss.action == .continue, case .device(let path) = entry.spec, path.hasPrefix("/dev/") {
                         // A camera named by its node or link waits in the picture until it is plugged in.
                         notes.append("\(entry.name): \(path) is not present; it joins the recording when it is plugged in")
-                        try add(CaptureDevice(id: entry.name, name: entry.name, mediaType: .video, source: .v4l2(path: path)), entry: entry, to: &configuration, movie: movie)
+                        try add(CaptureDevice(id: entry.name, name: entry.name, mediaType: .video, source: .v4l2(path: path)), entry: entry, to: &configuration, movie: movie, notes: &notes)
                         continue
                     }
                     if entry.optional { continue }
@@ -54,7 +55,7 @@ extension PipelineDescription {
                 if case .screencast = device.source {
                     notes.append("\(entry.name): the screen is shared through the desktop's portal when recording starts; the desktop may ask which screen")
                 }
-                try add(device, entry: entry, to: &configuration, movie: movie)
+                try add(device, entry: entry, to: &configuration, movie: movie, notes: &notes)
             }
         }
         if let main = configuration.layout.mainInputID, configuration.input(main) == nil {
@@ -65,7 +66,8 @@ extension PipelineDescription {
         return (configuration, notes)
     }
 
-    private func add(_ device: CaptureDevice, entry: Entry, to configuration: inout SessionConfiguration, movie: MovieFileOutput) throws {
+    private func add(_ device: CaptureDevice, entry: Entry, to configuration: inout SessionConfiguration, movie: MovieFileOutput,
+                     notes: inout [String]) throws {
         // The entry's name is the input's id, so layouts and connections can refer to it.
         let named = CaptureDevice(id: entry.name, name: device.name, mediaType: device.mediaType, position: device.position,
                                   busInfo: device.busInfo, source: device.source, formats: device.formats)
@@ -78,12 +80,32 @@ extension PipelineDescription {
         }
         var input = DeviceInput(device: named, activeFormat: format, activeFrameRate: entry.frameRate)
         input.isOptional = entry.optional
+        if !entry.controls.isEmpty {
+            if let camera = CameraControls(device: named), let offered = try? camera.all() {
+                // Checked against the camera's controls now; made when it opens (and each time it is back).
+                let (_, skipped) = try Self.checkControls(entry, camera: entry.name, offered: offered, force: forceControls)
+                notes += skipped.map { "warning: \($0) (left out: --force-controls)" }
+                input.controls = entry.controls.filter { setting in !skipped.contains { $0.setting == setting.name } }
+            } else if CameraControls(device: named) == nil {
+                notes.append("\(entry.name): its controls apply to a camera device; not set on a stand-in")
+            } else {
+                input.controls = entry.controls
+            }
+        }
         if let reason = configuration.reasonCannotAdd(input) { throw entry.location.error(reason) }
         configuration.inputs.append(input)
         var connection = Connection(from: input.port, to: movie.id, rotation: entry.rotation, mirrored: entry.mirror)
         connection.isEnabled = entry.enabled
         if let reason = configuration.reasonCannotAdd(connection) { throw entry.location.error(reason) }
         configuration.connections.append(connection)
+    }
+
+    private static func checkControls(_ entry: Entry, camera: String, offered: [CameraControl], force: Bool) throws -> ([ControlSettings.Step], [ControlSettings.Problem]) {
+        do {
+            return try ControlSettings.plan(entry.controls, camera: camera, controls: offered, force: force)
+        } catch let problem as ControlSettings.Problem {
+            throw (entry.controlsLocation ?? entry.location).error(problem.description)
+        }
     }
 
     /// The device for each entry, by index. Entries naming a device take theirs first, then those asking

@@ -36,11 +36,16 @@ public struct PipelineDescription: Sendable {
         public var mirror = false
         public var rotation = Rotation.none
         public var enabled = true
+        /// A device camera's controls, as written (`ControlSettings`).
+        public var controls: [ControlSettings.Setting] = []
         /// Where the entry is, for errors found when devices are matched.
         var location: SourceLocation
+        var controlsLocation: SourceLocation?
     }
 
     public var file: String
+    /// Controls a camera cannot take are warnings, not errors (`--force-controls`).
+    public var forceControls = false
     public var preset = SessionPreset.high
     public var frameRate: Double?
     public var cameras: [Entry] = []
@@ -62,9 +67,11 @@ public struct PipelineDescription: Sendable {
     public var throttle = ThrottlePolicy()
     /// What a device failing or going away while recording does (`on-device-loss`, `device-timeout`).
     public var deviceLoss = DeviceLossPolicy()
+    /// Controls the second camera keeps at the first camera's values (`match`).
+    public var matchedControls: [String] = []
 
-    static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle", "on-device-loss", "device-timeout"]
-    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled"]
+    static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle", "on-device-loss", "device-timeout", "match"]
+    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled", "controls"]
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]
@@ -176,6 +183,18 @@ public struct PipelineDescription: Sendable {
         if let value = top["cost"] { description.cost = try costPolicy(value) }
         if let value = top["throttle"] { description.throttle = try throttlePolicy(value) }
         if let value = top["on-device-loss"] { description.deviceLoss.action = try value.choice(DeviceLossPolicy.Action.self) }
+        if let value = top["match"] {
+            // A list, or one line: `match: exposure, white-balance`.
+            let names = try (value.node.sequence != nil ? value.sequence().map { try $0.string() } : value.string().split(separator: ",").map(String.init))
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, names.count <= SessionLimits.controlsPerCamera,
+                  names.allSatisfy({ !$0.isEmpty && $0.count <= SessionLimits.nameLength && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else {
+                throw value.error("match takes the names of controls the second camera keeps at the first camera's values (exposure, white-balance, …)")
+            }
+            let cameras = top["cameras"].flatMap { try? $0.sequence().count } ?? 0
+            guard cameras >= 2 else { throw value.error("match keeps a second camera at the first camera's values: give two cameras") }
+            description.matchedControls = names
+        }
         if let value = top["device-timeout"] { description.deviceLoss.silenceTimeout = .seconds(try value.double(in: SessionLimits.deviceTimeoutSeconds)) }
         return description
     }
@@ -229,6 +248,25 @@ public struct PipelineDescription: Sendable {
             }
         }
         if let moving = fields["moving"] { entry.moving = try moving.bool() }
+        if let controls = fields["controls"] {
+            switch spec {
+            case .auto, .device, .position: break
+            default: throw controls.error("controls are a device camera's: this camera's pictures are made by pipcam")
+            }
+            let pairs = try controls.pairs()
+            guard pairs.count <= SessionLimits.controlsPerCamera else {
+                throw controls.error("a camera has at most \(SessionLimits.controlsPerCamera) controls set, not \(pairs.count)")
+            }
+            for (name, value) in pairs {
+                guard !name.isEmpty, name.count <= SessionLimits.nameLength, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                    throw value.error("'\(name.prefix(SessionLimits.nameLength))' is not a control's name (letters, digits, - and _)")
+                }
+                let text = try value.string()
+                guard !text.isEmpty, text.count <= SessionLimits.nameLength else { throw value.error("a control's value is 1 to \(SessionLimits.nameLength) characters") }
+                entry.controls.append(.init(name: name, value: text))
+            }
+            entry.controlsLocation = controls.location
+        }
         if let facing = fields["facing"] { entry.facing = try facing.choice(DevicePosition.self) }
         if let mirror = fields["mirror"] { entry.mirror = try mirror.bool() }
         if let rotation = fields["rotation"] {

@@ -51,6 +51,15 @@ struct YAMLReader {
         return result
     }
 
+    /// A mapping whose keys are the user's own (a camera's controls), in the order written.
+    func pairs() throws -> [(key: String, value: YAMLReader)] {
+        guard let mapping = node.mapping else { throw error("expected a mapping of names to values") }
+        return mapping.map { keyNode, value in
+            let name = keyNode.string ?? ""
+            return (name, YAMLReader(file: file, node: value, key: "\(key).\(name)"))
+        }
+    }
+
     func sequence() throws -> [YAMLReader] {
         guard let sequence = node.sequence else { throw error("expected a list") }
         return sequence.enumerated().map { YAMLReader(file: file, node: $1, key: "\(key)[\($0)]") }

@@ -9,6 +9,9 @@ public struct DeviceInput: Sendable, Hashable, Identifiable {
     /// A camera that may be absent, or held by another program, when the recording starts: it joins the
     /// recording once it can be opened (`optional: true` in a description).
     public var isOptional = false
+    /// Settings of the camera's controls (`controls:` in a description), made when it opens and again
+    /// each time it comes back (`ControlSettings`).
+    public var controls: [ControlSettings.Setting] = []
 
     public init(device: CaptureDevice, activeFormat: VideoFormat? = nil, activeFrameRate: Double? = nil) {
         self.device = device

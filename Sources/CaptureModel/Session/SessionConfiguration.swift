@@ -23,6 +23,9 @@ public struct SessionConfiguration: Sendable {
     public var replay = Replay.realTime
     /// What a device failing or going away while recording does.
     public var deviceLoss = DeviceLossPolicy()
+    /// Controls of the second camera kept at the first camera's values while recording (`ControlMatch`):
+    /// `match: exposure, white-balance` in a description.
+    public var matchedControls: [String] = []
 
     /// `realTime` replays clips at the clock's pace, as the live cameras they stand for (drops included);
     /// `fast` composes recorded clips as fast as they can be read and encoded, losing nothing. Fast

@@ -21,6 +21,9 @@ public enum SessionEvent: Sendable {
     case throttled(ThrottleEvent)
     /// Something the session could not do, at no cost to the recording.
     case warning(String)
+    /// A camera's controls were changed while recording (live, or to follow a matched camera), at this
+    /// recording time: the controls written, read back from the camera.
+    case controlsChanged(camera: String, controls: [CameraControl], at: Duration)
 }
 
 /// What a recording holds when it stops.

@@ -3,6 +3,8 @@
 public enum SessionLimits {
     /// Microphones a session records (each on its own track, and the mix).
     public static let microphones = 2
+    /// Controls a description sets on one camera (a webcam has a few dozen).
+    public static let controlsPerCamera = 64
     /// Pictures a second, of a camera or of the recording.
     public static let frameRate: ClosedRange<Double> = 1...120
     /// A camera mode's size (8K at most).

@@ -1,0 +1,108 @@
+import CaptureModel
+import Foundation
+
+/// Camera controls while recording: a description's settings made before the first frame, made again
+/// when a camera comes back, and changed live (`setControls`, `resetControls`).
+extension RunningGraph {
+    /// Makes every camera's `controls:` before the pipeline plays. A camera that refuses one stops the
+    /// start, naming the camera and the control.
+    func makeStartingControls() throws {
+        for input in configuration.inputs where !input.controls.isEmpty {
+            guard let camera = CameraControls(device: input.device), FileManager.default.fileExists(atPath: camera.node) else { continue }
+            let (steps, _) = try plan(input.controls, for: input.id, on: camera)
+            let written = try camera.apply(steps)
+            keptControls.withValue { $0[input.id] = Self.made(steps, readBack: written) }
+        }
+    }
+
+    /// Changes a camera's controls while it records; returns the controls written, read back.
+    package func setControls(_ settings: [ControlSettings.Setting], camera id: String) throws -> [CameraControl] {
+        let camera = try controls(of: id)
+        let (steps, _) = try plan(settings, for: id, on: camera)
+        let written = try camera.apply(steps)
+        let made = Self.made(steps, readBack: written)
+        keptControls.withValue { kept in
+            let ids = Set(made.map(\.control.id))
+            kept[id] = (kept[id] ?? []).filter { !ids.contains($0.control.id) } + made
+        }
+        return written
+    }
+
+    /// Puts every control of a camera back to the driver's default, automatic modes first (a manual
+    /// value is refused while its automatic mode is on, and comes back once it is off).
+    package func resetControls(camera id: String) throws -> [CameraControl] {
+        let camera = try controls(of: id)
+        let all = try camera.all().filter { !$0.readOnly && $0.kind != .button }
+        let switches = ControlSettings.automaticSwitches
+        let ordered = all.filter { switches.contains($0.name) } + all.filter { !switches.contains($0.name) }
+        for control in ordered { try? camera.set(id: control.id, to: control.defaultValue, name: control.name) }
+        keptControls.withValue { $0[id] = nil }
+        return try camera.all()
+    }
+
+    /// Which controls the second camera follows the first in from now on (none: it stops following).
+    package func match(_ names: [String]) throws {
+        guard matchedPair() != nil else { throw CaptureError.cameraControl("matching needs two cameras with controls") }
+        matchedControls.withValue { $0 = names }
+    }
+
+    /// Reads both cameras four times a second and writes the follower's controls when the leader's
+    /// differ: a leader that changes (its automatic exposure, a live change) is followed within a
+    /// quarter of a second. Cheap: a few ioctls per read.
+    func startMatching(onEvent: @escaping @Sendable (GraphEvent) -> Void) {
+        matchedControls.withValue { $0 = configuration.matchedControls }
+        guard let (leader, follower) = matchedPair() else { return }
+        let timer = RepeatingTimer(every: .milliseconds(250), label: "pipcam.match") { [weak self] in
+            guard let self else { return }
+            let names = self.matchedControls.value
+            guard !names.isEmpty, let source = CameraControls(device: leader.device), let target = CameraControls(device: follower.device),
+                  let leading = try? source.all(), let following = try? target.all() else { return }
+            let steps = ControlMatch.steps(for: names, leader: leading, follower: following)
+            guard !steps.isEmpty, let written = try? target.apply(steps) else { return }
+            self.keptControls.withValue { kept in
+                let ids = Set(steps.map(\.control.id))
+                kept[follower.id] = (kept[follower.id] ?? []).filter { !ids.contains($0.control.id) } + steps
+            }
+            onEvent(.controlsChanged(camera: follower.id, controls: written, at: self.elapsed))
+        }
+        matcher.withValue { $0 = timer }
+    }
+
+    /// The first two cameras, when both have controls: the leader and the follower.
+    private func matchedPair() -> (DeviceInput, DeviceInput)? {
+        let cameras = configuration.inputs.filter { $0.device.isCamera && CameraControls(device: $0.device) != nil }
+        return cameras.count >= 2 ? (cameras[0], cameras[1]) : nil
+    }
+
+    /// The kept settings of a camera that came back, made again on its (maybe new) node.
+    func remakeControls(of id: String, node: String) {
+        guard let steps = keptControls.value[id], !steps.isEmpty else { return }
+        _ = try? CameraControls(node: node).apply(steps)
+    }
+
+    private func controls(of id: String) throws -> CameraControls {
+        guard let input = configuration.input(id), input.device.isCamera else {
+            throw CaptureError.cameraControl("no camera '\(id)' in the session")
+        }
+        guard let camera = CameraControls(device: input.device) else {
+            throw CaptureError.cameraControl("camera '\(id)' has no controls: its pictures are made by pipcam")
+        }
+        return camera
+    }
+
+    private func plan(_ settings: [ControlSettings.Setting], for id: String, on camera: CameraControls) throws -> ([ControlSettings.Step], [ControlSettings.Problem]) {
+        do {
+            return try ControlSettings.plan(settings, camera: id, controls: try camera.all())
+        } catch let problem as ControlSettings.Problem {
+            throw CaptureError.cameraControl(problem.description)
+        }
+    }
+
+    /// The steps as made: a `locked` value replaced by the value written.
+    static func made(_ steps: [ControlSettings.Step], readBack: [CameraControl]) -> [ControlSettings.Step] {
+        steps.map { step in
+            guard step.value == .current, let value = readBack.first(where: { $0.id == step.control.id })?.value else { return step }
+            return ControlSettings.Step(control: step.control, value: .fixed(value))
+        }
+    }
+}

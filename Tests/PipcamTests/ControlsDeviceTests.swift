@@ -1,0 +1,184 @@
+import Foundation
+import PipcamTestSupport
+import XCTest
+
+/// Camera controls on vivid's two webcams (`make test-devices`): listed with their ranges, set by a
+/// description before the first frame, changed live through the control socket, and made again when the
+/// cameras come back after vivid is unbound and bound (which puts every control back to its default).
+final class ControlsDeviceTests: XCTestCase {
+    private func inVM(_ script: [String], folder: String) throws -> CommandResult {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["PIPCAM_DEVICE_TESTS"] == "1",
+                          "device tests run with `make test-devices` (PIPCAM_DEVICE_TESTS=1)")
+        let result = try Command.run(["\(Paths.repository)/scripts/with-devices", "--timeout", "200", "--rw", folder, "--alsa", "off", "--",
+                                      "sh", "-c", "set -e; " + script.joined(separator: "\n")], directory: Paths.repository)
+        if result.status == 77 { throw XCTSkip("the VM with real devices could not boot: \(result.error)") }
+        return result
+    }
+
+    /// Sends one line to the control socket and prints its answer (Perl is in every Debian system).
+    private static func send(_ line: String) -> String {
+        #"perl -MIO::Socket::UNIX -e '$s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "$!\n"; print $s "$ARGV[1]\n"; print scalar <$s>;' "#
+            + "/mnt/socket/control '\(line)'"
+    }
+
+    /// Records `description` in the VM with a control socket and an events file: `steps` run once the
+    /// recording has gone two seconds (`$folder` is the test's folder), then it is stopped. Returns the
+    /// folder, pipcam's log and the events.
+    private func record(_ name: String, description: String, steps: [String]) throws -> (folder: String, log: String, events: [[String: Any]]) {
+        let folder = try Paths.scratch(name)
+        try description.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
+        let result = try inVM([
+            "folder=\(folder)",
+            // The shared folders take no Unix socket: the control socket is on a file system of the VM's own.
+            "mkdir -p /mnt/socket", "mount -t tmpfs tmpfs /mnt/socket",
+            "\(Paths.pipcam) record \(folder)/out.mkv --pipeline \(folder)/session.yaml --duration 60 --control /mnt/socket/control "
+                + "--events \(folder)/events.jsonl > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
+            "until [ -S /mnt/socket/control ] && [ \"$(cat \(folder)/events.jsonl 2>/dev/null | grep -c pressure)\" -ge 2 ]; do kill -0 $pid; sleep 0.05; done",
+        ] + steps + ["kill -INT $pid", "wait $pid"], folder: folder)
+        let log = (try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? ""
+        XCTAssertEqual(result.status, 0, result.error + log)
+        let events = try StrictJSON.parseLines((try? String(contentsOfFile: "\(folder)/events.jsonl", encoding: .utf8)) ?? "").compactMap { $0 as? [String: Any] }
+        return (folder, log, events)
+    }
+
+    func testControlsListsEachCamerasControlsWithRangesAndWhatIsInactive() throws {
+        let folder = try Paths.scratch("vm-controls")
+        let result = try inVM(["\(Paths.pipcam) controls --json > \(folder)/controls.json", "\(Paths.pipcam) controls /dev/video1 > \(folder)/one.txt"], folder: folder)
+        XCTAssertEqual(result.status, 0, result.error)
+        let cameras = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/controls.json"))) as? [[String: Any]])
+        XCTAssertEqual(cameras.count, 2)
+        for camera in cameras {
+            let controls = try XCTUnwrap(camera["controls"] as? [[String: Any]])
+            func control(_ name: String) throws -> [String: Any] { try XCTUnwrap(controls.first { $0["name"] as? String == name }, name) }
+            let brightness = try control("brightness")
+            XCTAssertEqual(brightness["minimum"] as? Int, 0)
+            XCTAssertEqual(brightness["maximum"] as? Int, 255)
+            XCTAssertEqual(brightness["defaultValue"] as? Int, 128)
+            XCTAssertEqual(try control("gain_automatic")["value"] as? Int, 1)
+            XCTAssertEqual(try control("gain")["inactive"] as? Bool, true, "manual gain does nothing while gain is automatic")
+            let menu = try XCTUnwrap(try control("test_pattern")["menu"] as? [[String: Any]])
+            XCTAssertEqual(menu.first?["name"] as? String, "75% Colorbar")
+            XCTAssertEqual(try control("read_only_integer_32_bits")["readOnly"] as? Bool, true)
+        }
+        let one = try String(contentsOfFile: "\(folder)/one.txt", encoding: .utf8)
+        XCTAssertTrue(one.contains("\n  brightness  integer  0…255  default 128  now 128\n"), one)
+        XCTAssertTrue(one.contains("\n  gain_automatic  boolean  on or off  default on  now on\n"), one)
+    }
+
+    /// One recording of both cameras side by side: the left camera brighter by its description, the right
+    /// one darkened at about 2 s through the socket, both cameras lost at about 4 s (vivid unbound, its
+    /// controls back to their defaults when bound again) and back with their settings.
+    func testSettingsAreMadeBeforeTheFirstFrameLiveAndAgainWhenTheCameraIsBack() throws {
+        let (folder, log, events) = try record("vm-controls-recording", description: """
+        preset: low
+        cameras:
+          - name: left
+            device: /dev/video0
+            controls:
+              osd_text_mode: None
+              brightness: 200
+          - name: right
+            device: /dev/video1
+            controls:
+              osd_text_mode: None
+        layout:
+          kind: side-by-side
+        on-device-loss: continue
+        """, steps: [
+            Self.send(#"{"command":"control","camera":"right","set":{"brightness":60}}"#) + " > $folder/answer.txt",
+            Self.send(#"{"command":"control","camera":"right","set":{"zoom":2}}"#) + " > $folder/refused.txt",
+            "sleep 1.5",
+            "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind", "sleep 1", "echo vivid.0 > /sys/bus/platform/drivers/vivid/bind",
+            // Stopped two seconds after both cameras are back, however long that takes.
+            "until [ \"$(cat $folder/events.jsonl | grep -c interruption-ended)\" -ge 2 ]; do kill -0 $pid; sleep 0.1; done",
+            "sleep 2",
+        ])
+        let answer = try XCTUnwrap(try StrictJSON.parseLines(try String(contentsOfFile: "\(folder)/answer.txt", encoding: .utf8)).first as? [String: Any])
+        XCTAssertEqual(answer["ok"] as? Bool, true, "\(answer)")
+        XCTAssertEqual((answer["controls"] as? [String: Any])?["brightness"] as? Int, 60, "the answer gives the value read back: \(answer)")
+        let refused = try String(contentsOfFile: "\(folder)/refused.txt", encoding: .utf8)
+        XCTAssertTrue(refused.contains("\"ok\":false") && refused.contains("camera 'right': zoom is not a control this camera has"), refused)
+        XCTAssertEqual(refused.split(separator: "\n").count, 1)
+
+        let change = try XCTUnwrap(events.first { $0["event"] as? String == "control" }, "the change is in the events file")
+        XCTAssertEqual(change["camera"] as? String, "right")
+        XCTAssertEqual((change["set"] as? [String: Any])?["brightness"] as? Int, 60)
+        let changed = try XCTUnwrap(change["time"] as? Double)
+        let lost = try XCTUnwrap(events.first { $0["event"] as? String == "interrupted" }?["time"] as? Double, "the cameras were lost: \(log)")
+        let returns = events.filter { $0["event"] as? String == "interruption-ended" }
+        XCTAssertEqual(Set(returns.compactMap { $0["input"] as? String }), ["left", "right"], "both cameras came back: \(log)")
+        let back = try XCTUnwrap(returns.compactMap { $0["time"] as? Double }.max(), "and came back: \(log)")
+        XCTAssertGreaterThan(lost, changed + 1)
+
+        // Each camera's half of the picture, away from the edges (640x360: each camera 320 wide).
+        let path = "\(folder)/out.mkv"
+        let left = try RegionLuma.series(path: path, x: 60, y: 120, width: 200, height: 120)
+        let right = try RegionLuma.series(path: path, x: 380, y: 120, width: 200, height: 120)
+        func mean(_ series: [RegionLuma.Sample], _ range: ClosedRange<Double>) throws -> Double {
+            let values = series.filter { range.contains($0.time) }.map(\.luma)
+            XCTAssertGreaterThan(values.count, 3, "pictures in \(range)")
+            return values.reduce(0, +) / Double(max(1, values.count))
+        }
+        // From the first picture: brightness 200 against the default 128 lifts vivid's bars by 72 of 219
+        // levels, 84 of the 255 the file is read in (less where a bar is clipped at white).
+        // The picture may begin before a camera's first frame (black there): its first frame is set already.
+        let both = try XCTUnwrap(zip(left, right).first { $0.luma > 20 && $1.luma > 20 }, "both cameras show")
+        let leftBefore = try mean(left, both.0.time...(changed - 0.2)), rightBefore = try mean(right, both.0.time...(changed - 0.2))
+        XCTAssertEqual(leftBefore - rightBefore, 84, accuracy: 24, "the left camera is brighter by its description from its first picture")
+        XCTAssertEqual(both.0.luma - both.1.luma, leftBefore - rightBefore, accuracy: 6, "already in the left camera's first picture, at \(both.0.time) s")
+        // Live: brightness 60 darkens the right camera by 68 levels (79 read), after the change and not before.
+        let rightAfter = try mean(right, (changed + 0.3)...(lost - 0.2))
+        XCTAssertEqual(rightBefore - rightAfter, 79, accuracy: 20, "the right camera is darker after the change at \(changed) s")
+        XCTAssertTrue(right.filter { $0.time >= both.0.time && $0.time < changed - 0.2 }.allSatisfy { abs($0.luma - rightBefore) < 8 }, "and not before")
+        // Back from the loss, both settings are made again (vivid's own controls are at their defaults).
+        let end = try XCTUnwrap(left.last?.time)
+        XCTAssertEqual(try mean(left, (back + 0.5)...end), leftBefore, accuracy: 6, "the left camera's description setting is back")
+        XCTAssertEqual(try mean(right, (back + 0.5)...end), rightAfter, accuracy: 6, "the right camera's live setting is back")
+        print(String(format: "controls: left %.1f right %.1f before, right %.1f after the change at %.2f s; lost %.2f s, back %.2f s",
+                     leftBefore, rightBefore, rightAfter, changed, lost, back))
+    }
+
+    /// `match: brightness`: the right camera follows the left one's brightness, changed twice through the
+    /// socket while recording, within a quarter of a second and to the same value.
+    func testAMatchedCameraFollowsTheLeadersBrightnessWhileItChanges() throws {
+        let (folder, _, events) = try record("vm-controls-match", description: """
+        preset: low
+        cameras:
+          - name: left
+            device: /dev/video0
+            controls: {osd_text_mode: None}
+          - name: right
+            device: /dev/video1
+            controls: {osd_text_mode: None, brightness: 128}
+        layout:
+          kind: side-by-side
+        match: brightness
+        """, steps: [
+            Self.send(#"{"command":"control","camera":"left","set":{"brightness":70}}"#) + " > /dev/null", "sleep 1.5",
+            Self.send(#"{"command":"control","camera":"left","set":{"brightness":190}}"#) + " > /dev/null", "sleep 1.5",
+        ])
+        let changes = events
+            .filter { $0["event"] as? String == "control" }
+            .compactMap { event -> (camera: String, brightness: Int, time: Double)? in
+                guard let camera = event["camera"] as? String, let value = (event["set"] as? [String: Any])?["brightness"] as? Int,
+                      let time = event["time"] as? Double else { return nil }
+                return (camera, value, time)
+            }
+        let leads = changes.filter { $0.camera == "left" }
+        XCTAssertEqual(leads.map(\.brightness), [70, 190], "\(changes)")
+        for lead in leads {
+            let follow = try XCTUnwrap(changes.first { $0.camera == "right" && $0.time >= lead.time && $0.brightness == lead.brightness },
+                                       "the right camera followed to \(lead.brightness): \(changes)")
+            XCTAssertLessThanOrEqual(follow.time - lead.time, 0.3, "within a quarter of a second (and a read)")
+        }
+        // In the picture: both halves alike once the follower has followed, before and after each change.
+        let path = "\(folder)/out.mkv"
+        let left = try RegionLuma.series(path: path, x: 60, y: 120, width: 200, height: 120)
+        let right = try RegionLuma.series(path: path, x: 380, y: 120, width: 200, height: 120)
+        for lead in leads {
+            let after = zip(left, right).filter { $0.0.time > lead.time + 0.5 && $0.0.time < lead.time + 1.3 }
+            XCTAssertGreaterThan(after.count, 5)
+            for (l, r) in after { XCTAssertEqual(l.luma, r.luma, accuracy: 3, "the two cameras alike at \(l.time) s, after brightness \(lead.brightness)") }
+        }
+    }
+}
