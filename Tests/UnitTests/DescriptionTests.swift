@@ -142,9 +142,18 @@ final class DescriptionTests: XCTestCase {
         XCTAssertEqual(notes, ["layout.main: 'b' is not present; the first camera is shown full frame"])
     }
 
-    func testALSANamesBecomeIds() {
+    func testALSANamesBecomeIds() throws {
         XCTAssertEqual(DeviceDiscovery.alsaIdentity("plughw:7,1", displayName: "x").id, "alsa:7,1")
         XCTAssertEqual(DeviceDiscovery.alsaIdentity("hw:7,0", displayName: "x").id, "alsa:7,0")
+        // A card by its number or by its name (as `arecord -L` names it): the same id.
+        let cards = try Paths.scratch("asound")
+        try FileManager.default.createDirectory(atPath: "\(cards)/card3", withIntermediateDirectories: true)
+        try "Loopback\n".write(toFile: "\(cards)/card3/id", atomically: true, encoding: .utf8)
+        XCTAssertEqual(CaptureDevice.alsaID(of: "hw:3,1", cards: cards), "alsa:Loopback,1")
+        XCTAssertEqual(CaptureDevice.alsaID(of: "plughw:Loopback,1", cards: cards), "alsa:Loopback,1")
+        XCTAssertEqual(CaptureDevice.alsaID(of: "hw:Loopback,1,0", cards: cards), "alsa:Loopback,1,0")
+        XCTAssertNil(CaptureDevice.alsaID(of: "default", cards: cards))
+        XCTAssertNil(CaptureDevice.alsaID(of: "pulse:x", cards: cards))
     }
 
     private var repository: String {

@@ -137,14 +137,7 @@ public enum DeviceDiscovery {
 
     /// "hw:1,0" becomes id "alsa:Loopback,0" (the card's id survives reordering of card numbers).
     static func alsaIdentity(_ device: String, displayName: String) -> (id: String, name: String) {
-        let parts = device.split(separator: ":", maxSplits: 1).last.map(String.init)?.split(separator: ",").map(String.init) ?? []
-        guard let card = parts.first else { return ("alsa:\(device)", displayName) }
-        var cardID = card
-        if Int(card) != nil, let text = try? String(contentsOfFile: "/proc/asound/card\(card)/id", encoding: .utf8) {
-            cardID = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let rest = parts.dropFirst().joined(separator: ",")
-        return ("alsa:\(cardID)" + (rest.isEmpty ? "" : ",\(rest)"), displayName)
+        (CaptureDevice.alsaID(of: device) ?? "alsa:\(device)", displayName)
     }
 
     /// Two entries for the same node (a monitor can list a device twice) keep the first.

@@ -74,10 +74,16 @@ extension RunningGraph {
         return cameras.count >= 2 ? (cameras[0], cameras[1]) : nil
     }
 
-    /// The kept settings of a camera that came back, made again on its (maybe new) node.
+    /// The kept settings of a camera that came back, made again on its (maybe new) node; an optional
+    /// camera that joins for the first time gets its description's settings there.
     func remakeControls(of id: String, node: String) {
-        guard let steps = keptControls.value[id], !steps.isEmpty else { return }
-        _ = try? CameraControls(node: node).apply(steps)
+        let camera = CameraControls(node: node)
+        if let steps = keptControls.value[id], !steps.isEmpty {
+            _ = try? camera.apply(steps)
+        } else if let input = configuration.input(id), !input.controls.isEmpty,
+                  let (steps, _) = try? plan(input.controls, for: id, on: camera), let written = try? camera.apply(steps) {
+            keptControls.withValue { $0[id] = Self.made(steps, readBack: written) }
+        }
     }
 
     private func controls(of id: String) throws -> CameraControls {

@@ -216,10 +216,15 @@ final class SourceKeeper: @unchecked Sendable {
         do {
             let element = try kept.factory.make(name: name)
             for (property, value) in properties { try element.set(property, value) }
-            do { try askNearestMode(of: element) } catch { _ = try? element.setState(.null); throw error }
-            if case .string(let node)? = properties.first(where: { $0.0 == "device" })?.1, let reopened {
-                _ = try element.setState(.ready)  // the device is open: its settings are kept while it is
-                reopened(node)
+            do {
+                try askNearestMode(of: element)
+                if case .string(let node)? = properties.first(where: { $0.0 == "device" })?.1, let reopened {
+                    _ = try element.setState(.ready)  // the device is open: its settings are kept while it is
+                    reopened(node)
+                }
+            } catch {
+                _ = try? element.setState(.null)
+                throw error
             }
             try pipeline.add(element)
             source = element

@@ -135,8 +135,9 @@ extension PipelineDescription {
         case .auto:
             return candidates.first
         case .device(let id):
+            let card = kind == .audio ? CaptureDevice.alsaID(of: id) : nil
             let found = candidates.first { device in
-                guard device.id != id else { return true }
+                guard device.id != id, device.id != card else { return true }
                 guard let node = device.node else { return false }
                 // A camera may be named by any link to its node (/dev/v4l/by-id/…).
                 return node == id || (device.isCamera && URL(fileURLWithPath: id).resolvingSymlinksInPath().path == node)
