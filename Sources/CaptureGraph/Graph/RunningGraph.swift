@@ -103,7 +103,9 @@ package final class RunningGraph: @unchecked Sendable {
             let limiter = Locked(PictureRateLimiter(configuredRate: plan.frameRate))
             pictureRate = limiter
             if let compositor = plan.compositor.flatMap({ pipeline[$0] }) {
-                for name in plan.compositorPads.values {
+                // The picture starts once every camera has a frame in it (see `PictureStartGate`).
+                let start = Locked(PictureStartGate(cameras: plan.compositorPads.count, patience: configuration.deviceLoss.silenceTimeout))
+                for (index, name) in plan.compositorPads.values.enumerated() {
                     let pad = try compositor.staticPad(name)
                     try pad.stopUpstreamQualityOfService()
                     // The compositor shows, in each picture, the camera frame that begins within it: a camera
@@ -112,6 +114,15 @@ package final class RunningGraph: @unchecked Sendable {
                     // Each camera frame put on the grid first lands in the picture nearest to it. A fast
                     // replay's clips have no clock to keep to: its pictures start on the grid already.
                     if configuration.replay != .fast { pad.alignToFrameGrid(rate: Fraction(rate: plan.frameRate)) }
+                    try pad.addBufferProbe { time in
+                        if let time { start.withValue { $0.frame(of: index, at: time) } }
+                        return start.withValue { $0.isOpen } ? .remove : .pass
+                    }
+                }
+                try compositor.staticPad("src").addBufferProbe { time in
+                    guard let time else { return .pass }
+                    let admitted = start.withValue { $0.admits(pictureAt: time) }
+                    return admitted ? .remove : .drop
                 }
             }
             let upstream = try caps.staticPad("sink")
