@@ -18,4 +18,11 @@ extension Pad {
             return GST_PAD_PROBE_OK
         }, UnsafeMutableRawPointer(bitPattern: packed), nil)
     }
+
+    /// Puts every frame passing this pad on the frame grid of `rate`, as `alignToFrameGrid`, and keeps one
+    /// frame a grid point: for a track of its own, where two frames of a jittering camera may round onto
+    /// one time and nothing after would choose between them (the compositor does, for the picture).
+    public func putFramesOnGrid(rate: Fraction) {
+        pc_pad_put_frames_on_grid(pad, rate.numerator, rate.denominator)
+    }
 }

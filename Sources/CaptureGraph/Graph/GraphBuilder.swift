@@ -108,6 +108,7 @@ struct GraphBuilder {
                         plan.chain([trackQueue, convert, caps, encoded.first])
                         muxIsolated.append(encoded.last)
                         plan.isolatedEncoders.append(ElementHandle(encoded.first))
+                        plan.trackGrids[ElementHandle(caps)] = mode.frameRate
                         titles[encoded.last] = input.label
                     }
                     plan.link(toPicture, to: compositor, pad, padProperties: Self.padProperties(region))

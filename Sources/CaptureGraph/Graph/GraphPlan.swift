@@ -123,6 +123,10 @@ public struct GraphPlan: Sendable {
     /// The encoders of the cameras' own tracks: a recording in parts asks them for a key frame where the
     /// picture's part begins.
     public var isolatedEncoders: [ElementHandle<Element>] = []
+    /// The caps filter before each camera's own encoder, with the camera's frame rate: its frames are put
+    /// on that rate's grid (`Pad.putFramesOnGrid`), as the picture's are, so readers that time a track by
+    /// its nominal rate never round two frames onto one time.
+    public var trackGrids: [ElementHandle<Element>: Double] = [:]
     /// The queue before the picture's encoder, where pictures are dropped when encoding falls behind.
     public var pictureQueue: ElementHandle<Element>?
     /// The builder's own: the mixer and the preview's compositor, linked into as they are made.

@@ -137,6 +137,9 @@ package final class RunningGraph: @unchecked Sendable {
                 return .drop
             }
         }
+        if configuration.replay != .fast {
+            for (handle, rate) in plan.trackGrids { try pipeline[handle]?.staticPad("src").putFramesOnGrid(rate: Fraction(rate: rate)) }
+        }
         if let queue = plan.pictureQueue.flatMap({ pipeline[$0] }) {
             try queue.staticPad("sink").addBufferProbe { [composed] time in composed.bump(time); return .pass }
             try queue.staticPad("src").addBufferProbe { [encoded] time in encoded.bump(time); return .pass }
