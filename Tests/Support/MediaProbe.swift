@@ -15,6 +15,8 @@ public struct MediaProbe: Sendable {
 
     public let streams: [Stream]
     public let duration: Double?
+    /// When the file's first track begins: the sound at 0, or the picture once every camera has a frame.
+    public let startTime: Double?
 
     public var videoStreams: [Stream] { streams.filter { $0.codecType == "video" } }
     public var audioStreams: [Stream] { streams.filter { $0.codecType == "audio" } }
@@ -31,6 +33,7 @@ public struct MediaProbe: Sendable {
                    sampleRate: (stream["sample_rate"] as? String).flatMap(Int.init))
         }
         duration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init)
+        startTime = ((json["format"] as? [String: Any])?["start_time"] as? String).flatMap(Double.init)
     }
 
     /// What ffmpeg, ffprobe and mkvmerge say about a file besides its contents: empty for a file every
