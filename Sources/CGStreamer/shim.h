@@ -24,6 +24,11 @@ static inline void pc_malloc_recycle_blocks(int largest_recycled, int kept_free)
     mallopt(M_TRIM_THRESHOLD, kept_free);
 }
 
+/// Gives the free memory of every heap arena back to the kernel, whole pages at a time.
+static inline void pc_malloc_give_back_free_memory(void) {
+    malloc_trim(0);
+}
+
 // MARK: casts (all GStreamer objects are GObjects; the casts only change the static type)
 
 static inline GObject *pc_object(gpointer p) { return G_OBJECT(p); }
@@ -184,22 +189,29 @@ static inline GstClockTime pc_pad_running_time(GstPad *pad, GstClockTime pts) {
     return result;
 }
 
-/// Moves the probed buffer's presentation time onto the frame grid of `rate_n`/`rate_d` counted from
-/// running time zero (the nearest picture time), making the buffer writable if it must change. Called
-/// from a buffer probe, after `pc_pad_running_time`'s segment is known.
-static inline void pc_probe_info_align_to_rate(GstPad *pad, GstPadProbeInfo *info, gint rate_n, gint rate_d) {
+/// Moves the probed buffer, at `running` time, to grid point `frame` of `rate_n`/`rate_d` counted from
+/// running time zero, making the buffer writable if it must change.
+static inline void pc_probe_info_move_to_grid(GstPadProbeInfo *info, GstClockTime running, guint64 frame, gint rate_n, gint rate_d) {
     GstBuffer *buffer = pc_probe_info_buffer(info);
-    if (!buffer || rate_n <= 0 || rate_d <= 0 || !GST_BUFFER_PTS_IS_VALID(buffer)) return;
     GstClockTime pts = GST_BUFFER_PTS(buffer);
-    GstClockTime running = pc_pad_running_time(pad, pts);
-    if (!GST_CLOCK_TIME_IS_VALID(running)) return;
-    guint64 frame = gst_util_uint64_scale_round(running, rate_n, (guint64)rate_d * GST_SECOND);
     GstClockTime aligned = gst_util_uint64_scale_round(frame, (guint64)rate_d * GST_SECOND, rate_n);
     if (aligned == running || (aligned < running && running - aligned > pts)) return;
     buffer = gst_buffer_make_writable(buffer);
     GST_BUFFER_PTS(buffer) = pts + aligned - running;
     if (GST_BUFFER_DTS_IS_VALID(buffer)) GST_BUFFER_DTS(buffer) = GST_BUFFER_PTS(buffer);
     GST_PAD_PROBE_INFO_DATA(info) = buffer;
+}
+
+/// Moves the probed buffer's presentation time onto the frame grid of `rate_n`/`rate_d` counted from
+/// running time zero (the nearest picture time). Called from a buffer probe, after
+/// `pc_pad_running_time`'s segment is known.
+static inline void pc_probe_info_align_to_rate(GstPad *pad, GstPadProbeInfo *info, gint rate_n, gint rate_d) {
+    GstBuffer *buffer = pc_probe_info_buffer(info);
+    if (!buffer || rate_n <= 0 || rate_d <= 0 || !GST_BUFFER_PTS_IS_VALID(buffer)) return;
+    GstClockTime running = pc_pad_running_time(pad, GST_BUFFER_PTS(buffer));
+    if (!GST_CLOCK_TIME_IS_VALID(running)) return;
+    guint64 frame = gst_util_uint64_scale_round(running, rate_n, (guint64)rate_d * GST_SECOND);
+    pc_probe_info_move_to_grid(info, running, frame, rate_n, rate_d);
 }
 
 /// The frame grid of one track, and the grid point its last frame was put on.
@@ -222,7 +234,7 @@ static GstPadProbeReturn pc_probe_frame_grid(GstPad *pad, GstPadProbeInfo *info,
     if (grid->started && frame <= grid->last_frame) return GST_PAD_PROBE_DROP;
     grid->started = TRUE;
     grid->last_frame = frame;
-    pc_probe_info_align_to_rate(pad, info, grid->rate_n, grid->rate_d);
+    pc_probe_info_move_to_grid(info, running, frame, grid->rate_n, grid->rate_d);
     return GST_PAD_PROBE_OK;
 }
 
@@ -231,6 +243,24 @@ static inline void pc_pad_put_frames_on_grid(GstPad *pad, gint rate_n, gint rate
     grid->rate_n = rate_n;
     grid->rate_d = rate_d;
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, pc_probe_frame_grid, grid, g_free);
+}
+
+/// Frees, once it is done with, a frame that enters the probed queue behind more than `kept` others,
+/// instead of giving it back to its pool (a pool keeps every buffer it ever made until it stops): the
+/// flag is the one a pool checks to discard a buffer whose memory changed. Atomic, as the frame may be
+/// shared by a tee's branches.
+static GstPadProbeReturn pc_probe_free_backlogged_frame(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    GstBuffer *buffer = pc_probe_info_buffer(info);
+    GstObject *queue = GST_OBJECT_PARENT(pad);
+    if (!buffer || !buffer->pool || !queue) return GST_PAD_PROBE_OK;
+    guint level = 0;
+    g_object_get(queue, "current-level-buffers", &level, NULL);
+    if (level > GPOINTER_TO_UINT(data)) g_atomic_int_or(&GST_MINI_OBJECT_FLAGS(buffer), GST_BUFFER_FLAG_TAG_MEMORY);
+    return GST_PAD_PROBE_OK;
+}
+
+static inline void pc_queue_free_backlogged_frames(GstPad *queue_sink, guint kept) {
+    gst_pad_add_probe(queue_sink, GST_PAD_PROBE_TYPE_BUFFER, pc_probe_free_backlogged_frame, GUINT_TO_POINTER(kept), NULL);
 }
 
 /// A tag event naming one stream (a muxer makes the title its track's name).

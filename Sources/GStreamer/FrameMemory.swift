@@ -1,4 +1,6 @@
 import CGStreamer
+import Foundation
+import Locking
 
 /// How the C allocator treats the memory of video frames.
 ///
@@ -14,8 +16,30 @@ public enum FrameMemory {
     /// Free memory the heap keeps before giving any back.
     static let keptFreeMemory: Int32 = 512 << 20
 
+    /// How often the heap's free memory goes back to the kernel.
+    static let givingBackInterval: Duration = .seconds(60)
+
     /// A policy for the whole process: the program sets it once, at its start.
+    ///
+    /// The heap keeps what is freed, and what a moment of load made and freed (a backlog of frames) would
+    /// stay resident to the end of a long recording. Once a minute the free memory goes back to the kernel
+    /// (about a millisecond); the frames in use are untouched, and the few freed since are faulted in again.
     public static func recycleFreedFrames() {
         pc_malloc_recycle_blocks(largestRecycledBlock, keptFreeMemory)
+        givingBack.withValue { started in
+            guard !started else { return }
+            started = true
+            let thread = Thread {
+                while true {
+                    Thread.sleep(forTimeInterval: Double(givingBackInterval.components.seconds))
+                    pc_malloc_give_back_free_memory()
+                }
+            }
+            thread.name = "pipcam-memory"
+            thread.qualityOfService = .utility
+            thread.start()
+        }
     }
+
+    private static let givingBack = Locked(false)
 }

@@ -39,6 +39,9 @@ struct GraphBuilder {
     /// Frames a camera's queues hold before the oldest is dropped: enough to ride out a busy moment,
     /// few enough that the picture stays live. The frame counts read it too (`RunningGraph.cameraFrames`).
     static let cameraQueueFrames = 3
+    /// Pictures waiting for the encoder when it keeps up; pictures made behind more are not kept for reuse
+    /// (`Pad.freeBackloggedFrames`).
+    static let steadyPictureBacklog = 2
 
     /// Live branches drop the oldest frame rather than stall the camera when downstream is slow.
     static func leakyQueue(buffers: Int) -> [(String, PropertyValue)] {

@@ -142,6 +142,7 @@ package final class RunningGraph: @unchecked Sendable {
         }
         if let queue = plan.pictureQueue.flatMap({ pipeline[$0] }) {
             try queue.staticPad("sink").addBufferProbe { [composed] time in composed.bump(time); return .pass }
+            try queue.staticPad("sink").freeBackloggedFrames(beyond: GraphBuilder.steadyPictureBacklog)
             try queue.staticPad("src").addBufferProbe { [encoded] time in encoded.bump(time); return .pass }
         }
         if let ring, let sink = plan.livePhotoSink.flatMap({ pipeline[$0] }) {
