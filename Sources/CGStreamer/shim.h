@@ -17,14 +17,20 @@
 
 // MARK: allocator (malloc.h's option names are negative macros, which Swift does not import)
 
+/// Sets how much free memory the top of a heap keeps before it is given back when a block is freed.
+/// glibc also applies it to the heaps of threads' own arenas, whose tops `malloc_trim` leaves alone.
+static inline void pc_malloc_set_trim_threshold(int kept_free) {
+    mallopt(M_TRIM_THRESHOLD, kept_free);
+}
+
 /// Frees blocks up to `largest_recycled` into the heap instead of unmapping them, and keeps up to
 /// `kept_free` bytes of free heap before giving memory back to the kernel.
 static inline void pc_malloc_recycle_blocks(int largest_recycled, int kept_free) {
     mallopt(M_MMAP_THRESHOLD, largest_recycled);
-    mallopt(M_TRIM_THRESHOLD, kept_free);
+    pc_malloc_set_trim_threshold(kept_free);
 }
 
-/// Gives the free memory of every heap arena back to the kernel, whole pages at a time.
+/// Gives the free memory inside every heap arena back to the kernel, whole pages at a time.
 static inline void pc_malloc_give_back_free_memory(void) {
     malloc_trim(0);
 }

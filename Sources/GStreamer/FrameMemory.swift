@@ -18,12 +18,16 @@ public enum FrameMemory {
 
     /// How often the heap's free memory goes back to the kernel.
     static let givingBackInterval: Duration = .seconds(60)
+    /// How long the heaps' tops give back what is freed, each time: frames are freed many times a second.
+    static let trimmingTime: Duration = .seconds(1)
 
     /// A policy for the whole process: the program sets it once, at its start.
     ///
     /// The heap keeps what is freed, and what a moment of load made and freed (a backlog of frames) would
-    /// stay resident to the end of a long recording. Once a minute the free memory goes back to the kernel
-    /// (about a millisecond); the frames in use are untouched, and the few freed since are faulted in again.
+    /// stay resident to the end of a long recording. Once a minute the free memory goes back to the kernel:
+    /// for a second the tops of the heaps (where a backlog's frames end up once freed; `malloc_trim` does
+    /// not shrink those of threads' arenas) give back what is freed, then the free blocks inside them go.
+    /// The frames in use are untouched; those freed meanwhile are faulted in again.
     public static func recycleFreedFrames() {
         pc_malloc_recycle_blocks(largestRecycledBlock, keptFreeMemory)
         givingBack.withValue { started in
@@ -31,7 +35,10 @@ public enum FrameMemory {
             started = true
             let thread = Thread {
                 while true {
-                    Thread.sleep(forTimeInterval: Double(givingBackInterval.components.seconds))
+                    Thread.sleep(forTimeInterval: seconds(givingBackInterval - trimmingTime))
+                    pc_malloc_set_trim_threshold(0)
+                    Thread.sleep(forTimeInterval: seconds(trimmingTime))
+                    pc_malloc_set_trim_threshold(keptFreeMemory)
                     pc_malloc_give_back_free_memory()
                 }
             }
@@ -42,4 +49,8 @@ public enum FrameMemory {
     }
 
     private static let givingBack = Locked(false)
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 }
