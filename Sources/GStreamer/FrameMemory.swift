@@ -16,10 +16,11 @@ public enum FrameMemory {
     /// Free memory the heap keeps before giving any back.
     static let keptFreeMemory: Int32 = 512 << 20
 
-    /// How often the heap's free memory goes back to the kernel.
-    static let givingBackInterval: Duration = .seconds(60)
-    /// How long the heaps' tops give back what is freed, each time: frames are freed many times a second.
-    static let trimmingTime: Duration = .seconds(1)
+    /// How often the heap's free memory goes back to the kernel, in seconds.
+    static let givingBackInterval: TimeInterval = 60
+    /// How long the heaps' tops give back what is freed, each time, in seconds: frames are freed many
+    /// times a second.
+    static let trimmingTime: TimeInterval = 1
 
     /// A policy for the whole process: the program sets it once, at its start.
     ///
@@ -35,9 +36,9 @@ public enum FrameMemory {
             started = true
             let thread = Thread {
                 while true {
-                    Thread.sleep(forTimeInterval: seconds(givingBackInterval - trimmingTime))
+                    Thread.sleep(forTimeInterval: givingBackInterval - trimmingTime)
                     pc_malloc_set_trim_threshold(0)
-                    Thread.sleep(forTimeInterval: seconds(trimmingTime))
+                    Thread.sleep(forTimeInterval: trimmingTime)
                     pc_malloc_set_trim_threshold(keptFreeMemory)
                     pc_malloc_give_back_free_memory()
                 }
@@ -49,8 +50,4 @@ public enum FrameMemory {
     }
 
     private static let givingBack = Locked(false)
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
