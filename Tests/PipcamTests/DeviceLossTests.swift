@@ -63,9 +63,14 @@ final class DeviceLossTests: XCTestCase {
         XCTAssertLessThanOrEqual(abs(start + duration - seconds), frameTime * 1.01, "one file to the recording's end (\(start) + \(duration) s): \(log)",
                                  file: file, line: line)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: path), "", file: file, line: line)
+        // A machine that cannot encode in time drops pictures and says how many (the emulated VM does, in
+        // its busiest seconds); no other picture is missing. A picture the compositor never made while a
+        // camera was away would be missing without being reported.
         let times = try MediaProbe.videoFrameTimes(path: path)
         let jumps = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 > frameTime * 1.5 }
-        XCTAssertEqual(jumps, [], "the picture's times never jump over a picture: \(log)", file: file, line: line)
+        let missing = jumps.reduce(0) { $0 + Int(($1 / frameTime).rounded()) - 1 }
+        XCTAssertLessThanOrEqual(missing, Self.reportedDroppedPictures(in: log),
+                                 "every picture missing from the file is reported as dropped (gaps \(jumps)): \(log)", file: file, line: line)
         // Every track of sound goes on without a gap: the mixers fill a lost microphone's time with silence.
         for stream in 0..<(try MediaProbe(path: path).audioStreams.count) {
             let packets = try Command.run(["ffprobe", "-v", "error", "-select_streams", "a:\(stream)", "-show_entries", "packet=pts_time,duration_time",
@@ -75,6 +80,12 @@ final class DeviceLossTests: XCTestCase {
             XCTAssertLessThan(gaps.max() ?? 0, 0.002, "audio stream \(stream) has no gap", file: file, line: line)
             XCTAssertGreaterThan(packets.count, Int(seconds * 40), "audio stream \(stream) lasts the recording", file: file, line: line)
         }
+    }
+
+    /// The pictures the summary says were dropped because encoding could not keep up.
+    private static func reportedDroppedPictures(in log: String) -> Int {
+        let line = log.split(separator: "\n").first { $0.hasSuffix("pictures dropped: encoding could not keep up") }
+        return line.flatMap { Int($0.split(separator: " ").first ?? "") } ?? 0
     }
 
     /// Frames whose `region` is the slate (dimmed well below the live camera), as times.
@@ -122,8 +133,8 @@ final class DeviceLossTests: XCTestCase {
             XCTAssertEqual(tone.frequency, expected, accuracy: 20, "microphone \(stream) carries its own tone")
             // Heard throughout, the camera's loss and return included.
             let tenths = try ToneProbe.tenths(path: "\(run.folder)/out.mkv", stream: stream).filter { $0.time > 1 && $0.time < 15.5 }
-            let heard = tenths.filter { $0.level > 1000 && abs($0.frequency - expected) < 20 }.count
-            XCTAssertGreaterThanOrEqual(Double(heard), 0.9 * Double(tenths.count), "microphone \(stream) is heard throughout: \(tenths.map(\.level))")
+            let quiet = tenths.filter { $0.level <= 1000 || abs($0.frequency - expected) >= 20 }.map(\.time)
+            XCTAssertLessThanOrEqual(quiet.count, 1, "microphone \(stream) is heard throughout, not lost while the machine is busy: quiet at \(quiet)")
         }
     }
 

@@ -49,6 +49,11 @@ struct GraphBuilder {
          ("max-size-bytes", .uint(0)), ("max-size-time", .uint(0))]
     }
 
+    /// What each of a microphone's queues holds: about a second of sound (sound cards deliver buffers of
+    /// 10 ms, a kilobyte or two), so a machine too busy to mix for a moment loses none of it. With a fifth
+    /// of a second, an emulated machine busy encoding lost sound in three recordings of four, unreported.
+    static let microphoneQueueBuffers = 100
+
     /// How late a microphone's audio may arrive before the mixer fills in silence. Sound cards deliver
     /// in bursts, and more so on a loaded machine; half a second costs nothing in a recording.
     private static let mixerLatency: [(String, PropertyValue)] = [("latency", .uint(500_000_000))]
@@ -166,7 +171,7 @@ struct GraphBuilder {
             var heads: [String] = []
             for connection in connections {
                 let branch = "\(prefix)-\(connection.outputID)"
-                let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: 20))
+                let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers))
                 let valve = plan.add("\(branch)-valve", .valve, Self.valve(connection))
                 plan.link(queue, to: valve)
                 heads.append(queue)
@@ -177,8 +182,8 @@ struct GraphBuilder {
                         // The microphone's own track shares the connection's switch. A one-input mixer keeps
                         // it going at the clock's pace, with silence if the microphone stops delivering;
                         // without it one stalled microphone would stall the muxer, and every track with it.
-                        toMix = plan.add("\(branch)-mix-queue", .queue, Self.leakyQueue(buffers: 20))
-                        let trackQueue = plan.add("\(branch)-track-queue", .queue, Self.leakyQueue(buffers: 20))
+                        toMix = plan.add("\(branch)-mix-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers))
+                        let trackQueue = plan.add("\(branch)-track-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers))
                         fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
                         let pace = plan.add("\(branch)-track-pace", .audiomixer, Self.mixerLatency)
                         plan.link(trackQueue, to: pace, "sink_0")
@@ -577,7 +582,7 @@ struct GraphBuilder {
         let convert = plan.add("\(prefix)-convert", .audioconvert)
         let resample = plan.add("\(prefix)-resample", .audioresample)
         let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 1)))])
-        let queue = plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: 50))
+        let queue = plan.add("\(prefix)-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers))
         plan.chain(chain + [convert, resample, caps, queue])
         return queue
     }
