@@ -17,9 +17,8 @@ public enum MediaDiscovery {
 
     public static func inspect(path: String, timeout: Duration) -> Outcome {
         Gst.ensureInitialized()
-        let nanoseconds = UInt64(max(0, timeout.components.seconds)) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
         var error: UnsafeMutablePointer<GError>?
-        guard let discoverer = gst_discoverer_new(GstClockTime(nanoseconds), &error) else {
+        guard let discoverer = gst_discoverer_new(timeout.nanoseconds, &error) else {
             defer { g_clear_error(&error) }
             return .unplayable(error.map { String(cString: $0.pointee.message) } ?? "no discoverer")
         }

@@ -2,8 +2,8 @@ import CGStreamer
 
 extension Pad {
     /// Turns the black 8-bit YUV pictures passing this pad into the sync camera's: lit for the first 100 ms
-    /// of each whole second of the system's monotonic clock (which pipcam's pipelines run on), each picture as bright as the share of its time that
-    /// falls in it. Together with `soundSyncBeeps` on a microphone of the same clock, a recording shows
+    /// of each whole second of the system's monotonic clock (which pipcam's pipelines run on), each
+    /// picture as bright as the share of its time that falls in it. Together with `soundSyncBeeps` on a microphone of the same clock, a recording shows
     /// how far sound and picture are apart (`SyncSignals` in the tests reads it back).
     public func drawSyncFlashes() {
         pc_pad_draw_sync_flashes(pad)
@@ -14,6 +14,6 @@ extension Pad {
     /// `heardAfter` is how long after its time a sample is heard: zero for what a pipeline records, the
     /// pipeline's latency for sound a sink plays (it plays each sample that long after its time).
     public func soundSyncBeeps(heardAfter: Duration = .zero) {
-        pc_pad_sound_sync_beeps(pad, GstClockTime(heardAfter.components.seconds) * 1_000_000_000 + GstClockTime(heardAfter.components.attoseconds / 1_000_000_000))
+        pc_pad_sound_sync_beeps(pad, heardAfter.nanoseconds)
     }
 }
