@@ -3,8 +3,9 @@ import CGStreamer
 extension Pad {
     /// Turns the black 8-bit YUV pictures passing this pad into the sync camera's: lit for the first 100 ms
     /// of each whole second of the system's monotonic clock (which pipcam's pipelines run on), each
-    /// picture as bright as the share of its time that falls in it. Together with `soundSyncBeeps` on a microphone of the same clock, a recording shows
-    /// how far sound and picture are apart (`SyncSignals` in the tests reads it back).
+    /// picture as bright as the share of its time that falls in it. Together with `soundSyncBeeps` on a
+    /// microphone of the same clock, a recording shows how far sound and picture are apart (`SyncSignals`
+    /// in the tests reads it back).
     public func drawSyncFlashes() {
         pc_pad_draw_sync_flashes(pad)
     }
