@@ -8,6 +8,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+#include <gst/video/gstvideoaggregator.h>
 #include <gst/audio/audio.h>
 #include <gst/pbutils/pbutils.h>
 #include <malloc.h>
@@ -44,6 +45,7 @@ static inline GstBin *pc_bin(gpointer p) { return GST_BIN(p); }
 static inline GstPipeline *pc_pipeline(gpointer p) { return GST_PIPELINE(p); }
 static inline GstPad *pc_pad(gpointer p) { return GST_PAD(p); }
 static inline GstAppSink *pc_app_sink(gpointer p) { return GST_APP_SINK(p); }
+static inline GstVideoAggregatorPad *pc_video_aggregator_pad(gpointer p) { return GST_VIDEO_AGGREGATOR_PAD(p); }
 static inline GstAppSrc *pc_app_src(gpointer p) { return GST_APP_SRC(p); }
 
 // MARK: type checks

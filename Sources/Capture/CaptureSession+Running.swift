@@ -131,8 +131,32 @@ extension CaptureSession {
         var policy = configuration.throttlePolicy
         if configuration.replay == .fast { policy.isEnabled = false }
         running.attach(pressureWatch: watchPressure(of: running, policy: policy))
+        watchLimit(of: running)
         eventContinuation.yield(.started)
         if running.firstError.value != nil { finishAfterFailure(running) }
+    }
+
+    /// How long past its limit a recording's clock may run before the clock stops it: the picture that
+    /// reaches the limit stops it first, exact to the frame (`watchFile`), a few tenths of a second after.
+    static let limitGrace: Duration = .milliseconds(500)
+
+    /// Stops the recording once the pipeline's clock passes its limit, whatever the cameras do: a
+    /// recording whose pictures stopped coming (every camera a clip that played out, every camera optional
+    /// and absent) would otherwise never see its picture reach the limit. Wakes at least once a second
+    /// until the graph stops.
+    private func watchLimit(of running: RunningGraph) {
+        guard let limit = recordingLimit else { return }
+        Task { [weak self] in
+            while !running.stopped.value {
+                let left = limit + Self.limitGrace - running.elapsed
+                if left <= .zero {
+                    guard let self, self.locked({ self.graph === running }) else { return }
+                    _ = try? await self.stopRunning()
+                    return
+                }
+                try? await Task.sleep(for: min(left, .seconds(1)))
+            }
+        }
     }
 
     /// How long the queued pictures and sound may take to drain into the file when stopping. A machine that
@@ -165,7 +189,7 @@ extension CaptureSession {
             ?? configuration.movieFile.flatMap { ReadableFile.size(at: $0.path) }
         var status = LiveStatus(elapsed: running.elapsed,
                                 frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
-                                dropped: running.cameraFrames.reduce(running.droppedPictures) { $0 + $1.dropped },
+                                dropped: running.droppedTotal,
                                 fileSize: size)
         status.away = running.away
         return status

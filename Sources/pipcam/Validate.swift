@@ -16,6 +16,9 @@ struct Validate: AsyncParsableCommand {
         try plan.checkBuilds()
         let cameras = configuration.inputs.filter(\.device.isCamera).count
         let microphones = configuration.inputs.count - cameras
-        print("\(sessionOptions.source): valid (\(cameras) cameras, \(microphones) microphones, \(plan.outputSize.width)x\(plan.outputSize.height) at \(plan.frameRate) fps, \(plan.nodes.count) elements)")
+        print("\(sessionOptions.source): valid (\(Self.count(cameras, "camera")), \(Self.count(microphones, "microphone")), \(plan.outputSize.width)x\(plan.outputSize.height) at \(plan.frameRate) fps, \(plan.nodes.count) elements)")
     }
+
+    /// "1 camera", "2 cameras", "0 microphones".
+    private static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }

@@ -8,7 +8,7 @@ import XCTest
 
 final class Y4MClipTests: XCTestCase {
     func testA720pClipIsMappedWithTheCapsGStreamerWouldState() throws {
-        let header = try XCTUnwrap(Y4MClip.Header(line: "YUV4MPEG2 W1280 H720 F30000:1001 Ip A1:1 C420jpeg XYSCSS=420JPEG"))
+        let header = try Y4MClip.Header(line: "YUV4MPEG2 W1280 H720 F30000:1001 Ip A1:1 C420jpeg XYSCSS=420JPEG")
         XCTAssertTrue(header.isMappable)
         XCTAssertEqual(header.frameSize, 1280 * 720 * 3 / 2)
         XCTAssertEqual(header.rate.numerator, 30000)
@@ -19,20 +19,32 @@ final class Y4MClipTests: XCTestCase {
     }
 
     func testOtherLayoutsAreMappedWhereGStreamerPacksThemTheSameWay() throws {
-        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C422")?.caps.description.contains("Y42B"), true)
-        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C422")?.frameSize, 640 * 360 * 2)
-        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C444")?.isMappable, true)
-        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 Cmono")?.isMappable, true)
+        XCTAssertTrue(try Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C422").caps.description.contains("Y42B"))
+        XCTAssertEqual(try Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C422").frameSize, 640 * 360 * 2)
+        XCTAssertTrue(try Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C444").isMappable)
+        XCTAssertTrue(try Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 Cmono").isMappable)
         // GStreamer pads rows to 4 bytes: chroma rows of 161 or 322 bytes are laid out differently.
-        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W322 H180 F25:1")?.isMappable, false)
-        XCTAssertEqual(Y4MClip.Header(line: "YUV4MPEG2 W644 H362 F25:1")?.isMappable, false)
+        XCTAssertFalse(try Y4MClip.Header(line: "YUV4MPEG2 W322 H180 F25:1").isMappable)
+        XCTAssertFalse(try Y4MClip.Header(line: "YUV4MPEG2 W644 H362 F25:1").isMappable)
+        XCTAssertFalse(try Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 It").isMappable, "interlaced: left to y4mdec")
     }
 
-    func testClipsPipcamCannotStateAreLeftToGStreamer() {
-        XCTAssertNil(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 It"), "interlaced")
-        XCTAssertNil(Y4MClip.Header(line: "YUV4MPEG2 W640 H360 F25:1 C420p10"), "10-bit")
-        XCTAssertNil(Y4MClip.Header(line: "YUV4MPEG2 W640 H360"), "no rate")
-        XCTAssertNil(Y4MClip.Header(line: "RIFF W640 H360 F25:1"), "not a clip")
+    /// Headers y4mdec would refuse once the recording starts are refused when the clip is checked, each
+    /// with what in it is wrong.
+    func testHeadersThatCannotBeReplayedSayWhy() {
+        let refused = [
+            ("YUV4MPEG2 W0 H360 F25:1", "0x360"), ("YUV4MPEG2 W-640 H360 F25:1", "-640x360"),
+            ("YUV4MPEG2 W99999 H360 F25:1", "99999x360"), ("YUV4MPEG2 H360 F25:1", "without a picture size"),
+            ("YUV4MPEG2 W640 H360 F0:1", "frame rate of 0:1"), ("YUV4MPEG2 W640 H360 F25:-1", "frame rate of 25:-1"),
+            ("YUV4MPEG2 W640 H360", "no frame rate"), ("YUV4MPEG2 W640 H360 F25:1 C420p10", "colour space C420p10"),
+            ("YUV4MPEG2 W640 H360 F25:1 Cxyz", "colour space Cxyz"), ("YUV4MPEG2 W640 H360 F25:1 Im", "interlacing Im"),
+            ("YUV4MPEG2 W642 H360 F25:1 Cmono", "multiple of 4"), ("RIFF W640 H360 F25:1", "not a YUV4MPEG2 clip"),
+        ]
+        for (line, reason) in refused {
+            XCTAssertThrowsError(try Y4MClip.Header(line: line), line) { error in
+                XCTAssertTrue("\(error)".contains(reason), "\(line): \(error)")
+            }
+        }
     }
 
     /// Raw clips pipcam cannot map are still read as raw video (y4mdec), not typefound by decodebin.
@@ -46,6 +58,7 @@ final class Y4MClipTests: XCTestCase {
         guard case .mapped = try reading("YUV4MPEG2 W640 H360 F30:1 Ip C420jpeg\nFRAME\n") else { return XCTFail("progressive 4:2:0") }
         guard case .raw = try reading("YUV4MPEG2 W640 H360 F30:1 It C420jpeg\nFRAME\n") else { return XCTFail("interlaced") }
         guard case .raw = try reading("YUV4MPEG2 W644 H362 F30:1 C420jpeg\nFRAME\n") else { return XCTFail("padded rows") }
+        guard case .unreadable = try reading("YUV4MPEG2 W0 H362 F30:1 C420jpeg\nFRAME\n") else { return XCTFail("no picture size") }
         guard case .decoded = try reading("\u{1A}E\u{DF}\u{A3} Matroska\n") else { return XCTFail("not raw") }
     }
 

@@ -37,7 +37,7 @@ struct GraphBuilder {
     static let drawnColorimetry = "bt709"
 
     /// Frames a camera's queues hold before the oldest is dropped: enough to ride out a busy moment,
-    /// few enough that the picture stays live. The frame counts read it too (`RunningGraph.cameraFrames`).
+    /// few enough that the picture stays live. The frame counts read it too (`CameraTaps.framesOnTheWay`).
     static let cameraQueueFrames = 3
     /// Pictures waiting for the encoder when it keeps up; pictures made behind more are not kept for reuse
     /// (`Pad.freeBackloggedFrames`).
@@ -129,7 +129,10 @@ struct GraphBuilder {
             }
             if heads.isEmpty { heads.append(addDiscard("\(prefix)-discard")) }
             fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
-            plan.cameraTaps.append(.init(inputID: input.id, captured: ElementHandle(captured), delivered: deliveredTap.map { ElementHandle($0.0) }, deliveredPad: deliveredTap?.1))
+            // The capture queue, the connection's queue and, for a camera with its own track, the picture's.
+            let queues = isIsolated(connections) ? 3 : 2
+            plan.cameraTaps.append(.init(inputID: input.id, captured: ElementHandle(captured), delivered: deliveredTap.map { ElementHandle($0.0) },
+                                         deliveredPad: deliveredTap?.1, framesOnTheWay: queues * (Self.cameraQueueFrames + 1)))
         }
 
         if let compositor = plan.compositor?.name, let movie = configuration.movieFile {
@@ -429,7 +432,7 @@ struct GraphBuilder {
                 // Mapped, not read: see Y4MClip. The pictures are pushed when the graph runs.
                 reader = [plan.add("\(prefix)-src", .appsrc, [("caps", .caps(clip.caps)), ("format", .string("time"))])]
                 plan.mappedClips[ElementHandle("\(prefix)-src")] = path
-            case .raw:
+            case .raw, .unreadable:
                 // decodebin would find the type and then read in 4 KiB pieces, a third of a second of
                 // CPU per 10 s of 720p; read directly, the clip goes a megabyte at a time.
                 reader = [plan.add("\(prefix)-src", .filesrc, [("location", .string(path)), ("blocksize", .uint(1 << 20))]),

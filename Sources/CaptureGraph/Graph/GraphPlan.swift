@@ -40,6 +40,9 @@ public struct GraphPlan: Sendable {
         public let captured: ElementHandle<Element>
         public let delivered: ElementHandle<Element>?
         public let deliveredPad: String?
+        /// Frames that can be between the two at once (in queues, and one in hand after each): counted as
+        /// captured and not yet as delivered, they are not dropped.
+        public let framesOnTheWay: Int
     }
 
     /// A device's source that the running graph replaces while the recording goes on (`SourceKeeper`):

@@ -103,9 +103,12 @@ package final class RunningGraph: @unchecked Sendable {
             let limiter = Locked(PictureRateLimiter(configuredRate: plan.frameRate))
             pictureRate = limiter
             if let compositor = plan.compositor.flatMap({ pipeline[$0] }) {
-                // The picture starts once every camera has a frame in it (see `PictureStartGate`).
-                let start = Locked(PictureStartGate(cameras: plan.compositorPads.count, patience: configuration.deviceLoss.silenceTimeout))
-                for (index, name) in plan.compositorPads.values.enumerated() {
+                // The picture starts once every camera has a frame in it (see `PictureStartGate`). A fast
+                // replay's compositor waits for every clip by itself.
+                let cameras = configuration.replay == .fast ? 0 : plan.compositorPads.count
+                let start = Locked(PictureStartGate(cameras: cameras, patience: configuration.deviceLoss.silenceTimeout))
+                var inputs: [Pad] = []
+                for name in plan.compositorPads.values {
                     let pad = try compositor.staticPad(name)
                     try pad.stopUpstreamQualityOfService()
                     // The compositor shows, in each picture, the camera frame that begins within it: a camera
@@ -114,14 +117,11 @@ package final class RunningGraph: @unchecked Sendable {
                     // Each camera frame put on the grid first lands in the picture nearest to it. A fast
                     // replay's clips have no clock to keep to: its pictures start on the grid already.
                     if configuration.replay != .fast { pad.alignToFrameGrid(rate: Fraction(rate: plan.frameRate)) }
-                    try pad.addBufferProbe { time in
-                        if let time { start.withValue { $0.frame(of: index, at: time) } }
-                        return start.withValue { $0.isOpen } ? .remove : .pass
-                    }
+                    inputs.append(pad)
                 }
-                try compositor.staticPad("src").addBufferProbe { time in
+                try compositor.staticPad("src").addBufferProbe { [inputs] time in
                     guard let time else { return .pass }
-                    let admitted = start.withValue { $0.admits(pictureAt: time) }
+                    let admitted = start.withValue { $0.admits(pictureAt: time, everyCameraShown: inputs.allSatisfy(\.hasFrameInLastPicture)) }
                     return admitted ? .remove : .drop
                 }
             }
@@ -233,16 +233,28 @@ package final class RunningGraph: @unchecked Sendable {
         for keeper in keepers { keeper.stop() }
     }
 
-    /// Frames each camera delivered, and how many of them never reached the picture. While running, up to
-    /// a queue's worth of frames per camera is still on its way and is not counted as dropped.
+    /// Frames each camera delivered, and how many of them never reached the picture. While running, the
+    /// frames still on their way are not counted as dropped (so a count may fall short, never over).
     package var cameraFrames: [(inputID: String, frames: Int, dropped: Int)] {
-        let inFlight = started.value && !stopped.value ? GraphBuilder.cameraQueueFrames : 0
+        let running = started.value && !stopped.value
         return plan.cameraTaps.map { tap in
             let frames = captured[tap.inputID]?.value ?? 0
             let reached = delivered[tap.inputID]?.value ?? frames
-            return (tap.inputID, frames, max(0, frames - reached - inFlight))
+            return (tap.inputID, frames, max(0, frames - reached - (running ? tap.framesOnTheWay : 0)))
         }
     }
+
+    /// Pictures and camera frames lost so far, as a total that never goes down: it is worked out from
+    /// counters read one after the other while frames move, so a reading can come out a little short of
+    /// the one before; a total users see (the status line, the events file) keeps the highest so far.
+    package var droppedTotal: Int {
+        let now = cameraFrames.reduce(droppedPictures) { $0 + $1.dropped }
+        return droppedHighest.withValue { highest in
+            highest = max(highest, now)
+            return highest
+        }
+    }
+    private let droppedHighest = Locked(0)
 
     /// What the file holds once the graph has stopped.
     package func summary(path: String?, problem: String?) -> RecordingSummary {
@@ -329,31 +341,38 @@ package final class RunningGraph: @unchecked Sendable {
 
     /// Frames offered to the picture and lost on the way (by cameras' queues, and before encoding).
     package var pressureCounts: PressureMonitor.FrameCounts {
-        let cameras = cameraFrames
-        let dropped = cameras.reduce(droppedPictures) { $0 + $1.dropped }
-        return PressureMonitor.FrameCounts(delivered: max(0, encoded.value), dropped: dropped)
+        PressureMonitor.FrameCounts(delivered: max(0, encoded.value), dropped: droppedTotal)
     }
 
     /// Pictures dropped before encoding so far. Those still waiting in the queue are not: counted as
     /// dropped, they made a recording that keeps up look like it loses frames whenever it is sampled.
-    /// Read in the order pictures flow, so a picture moving on meanwhile is never counted as lost.
+    /// Read in the order pictures flow, so a picture moving on meanwhile is never counted as lost; while
+    /// running, one picture can be between the counter and the queue at each end, and is not either.
     package var droppedPictures: Int {
         let offered = composed.value
         let waiting = pictureQueueLevel?.level ?? 0
-        return max(0, offered - waiting - encoded.value)
+        let inHand = started.value && !stopped.value ? 2 : 0
+        return max(0, offered - waiting - encoded.value - inHand)
     }
 
     /// Ends every source branch from just downstream of the source, which works whatever state the
     /// source is in (failed, or blocked waiting for a device).
+    ///
+    /// Each end is sent from a thread of its own: an end a switch holds back (input-selector keeps an
+    /// input's end until its other inputs end too) must hold up neither the other branches nor the stop's
+    /// time limit. The teardown that follows releases it.
     func endAllSourcesFromDownstream() {
-        for keeper in keepers { keeper.endOfStream() }
-        // A slate's source is left alone: end-of-stream on a switch's input that is not shown blocks the
-        // sender until the switch itself ends (input-selector waits for its active input's end).
-        let kept = Set(keepers.flatMap { [$0.kept.source.name, $0.kept.slate?.source.name].compactMap { $0 } })
+        var ends: [@Sendable () -> Void] = keepers.map { keeper in { keeper.endOfStream() } }
+        // A slate's source and an optional camera's "waiting" picture are left alone: each feeds a switch
+        // whose branch the keeper ends below it.
+        let kept = Set(keepers.flatMap { keeper in
+            [keeper.kept.source.name, keeper.kept.slate?.source.name, keeper.kept.placeholder.first?.name].compactMap { $0 }
+        })
         for node in plan.nodes where node.factory.isSource && !kept.contains(node.name) {
             guard let source = pipeline[node.handle], let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }
-            peer.sendEndOfStream()
+            ends.append { peer.sendEndOfStream() }
         }
+        for end in ends { DispatchQueue.global().async(execute: end) }
     }
 
     // MARK: changes that need no rebuild

@@ -17,26 +17,37 @@ final class Y4MClip: @unchecked Sendable {
         /// Bytes of one picture, without its `FRAME` line.
         let frameSize: Int
         let rate: (numerator: Int, denominator: Int)
-        /// Whether GStreamer's layout of the format is the clip's own (rows not padded).
+        /// Whether GStreamer's layout of the format is the clip's own (rows not padded, progressive).
         let isMappable: Bool
 
-        /// Nil unless the line is a YUV4MPEG2 header pipcam can state as caps.
-        init?(line: String) {
+        /// Reads a YUV4MPEG2 header as `record` will replay it, or says in a few words what in it cannot
+        /// be replayed (y4mdec would refuse it only once the recording starts).
+        init(line: String) throws(ClipError) {
             var tokens = line.split(separator: " ")
-            guard tokens.first == "YUV4MPEG2" else { return nil }
+            guard tokens.first == "YUV4MPEG2" else { throw ClipError("is not a YUV4MPEG2 clip") }
             tokens.removeFirst()
-            var width = 0, height = 0, rate = (numerator: 0, denominator: 0), aspect = (1, 1), colours = "420jpeg"
+            var width: Int?, height: Int?, rate: (numerator: Int, denominator: Int)?, aspect = (1, 1), colours = "420jpeg"
+            var progressive = true
             for token in tokens {
                 let value = String(token.dropFirst())
                 switch token.first {
                 case "W": width = Int(value) ?? 0
                 case "H": height = Int(value) ?? 0
-                case "F": guard let r = Self.ratio(value) else { return nil }; rate = r
+                case "F": rate = Self.ratio(value) ?? (0, 0)
                 case "A": if let a = Self.ratio(value), a.0 > 0, a.1 > 0 { aspect = a }
-                case "I": guard value == "p" || value == "?" else { return nil } // interlaced: left to y4mdec
+                case "I":
+                    guard ["p", "?", "t", "b"].contains(value) else { throw ClipError("has a YUV4MPEG2 header with interlacing I\(value), which pipcam does not replay") }
+                    progressive = value == "p" || value == "?"
                 case "C": colours = value
                 default: break
                 }
+            }
+            guard let width, let height else { throw ClipError("has a YUV4MPEG2 header without a picture size (W and H)") }
+            guard SessionLimits.clipSide.contains(width), SessionLimits.clipSide.contains(height) else {
+                throw ClipError("has a YUV4MPEG2 header with a picture of \(width)x\(height); each side is \(SessionLimits.text(SessionLimits.clipSide)) pixels")
+            }
+            guard let rate, rate.numerator > 0, rate.denominator > 0, let framerate = Fraction(exactly: rate) else {
+                throw ClipError("has a YUV4MPEG2 header with \(rate.map { "a frame rate of \($0.numerator):\($0.denominator)" } ?? "no frame rate"); it needs a positive one, such as F30:1")
             }
             // Planes as the clip stores them: each a tightly packed rectangle, in order.
             let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
@@ -47,13 +58,14 @@ final class Y4MClip: @unchecked Sendable {
             case "422": format = "Y42B"; planes = [(width, height), (chromaWidth, height), (chromaWidth, height)]
             case "444": format = "Y444"; planes = [(width, height), (width, height), (width, height)]
             case "mono": format = "GRAY8"; planes = [(width, height)]
-            default: return nil
+            default: throw ClipError("has a YUV4MPEG2 header with colour space C\(colours); pipcam replays 8-bit 420, 422, 444 and mono clips")
             }
-            guard width > 0, height > 0, rate.numerator > 0, rate.denominator > 0,
-                  let framerate = Fraction(exactly: rate), let pixelAspect = Fraction(exactly: aspect) else { return nil }
             let stated = CapsBuilder(.rawVideo).set("format", format).set("width", width).set("height", height)
-                .set("framerate", framerate).set("pixel-aspect-ratio", pixelAspect).set("interlace-mode", "progressive").caps
-            guard let info = stated.videoInfo, let complete = stated.completedVideoCaps else { return nil }
+                .set("framerate", framerate).set("pixel-aspect-ratio", Fraction(exactly: aspect) ?? Fraction(1, 1))
+                .set("interlace-mode", progressive ? "progressive" : "interleaved").caps
+            guard let info = stated.videoInfo, let complete = stated.completedVideoCaps else {
+                throw ClipError("has a YUV4MPEG2 header GStreamer cannot state as a picture")
+            }
             caps = complete
             frameSize = planes.reduce(0) { $0 + $1.width * $1.height }
             self.rate = rate
@@ -63,7 +75,9 @@ final class Y4MClip: @unchecked Sendable {
                 samePlanes = samePlanes && plane.stride == stored.width && plane.offset == offset
                 offset += stored.width * stored.height
             }
-            isMappable = samePlanes && info.size == frameSize
+            isMappable = progressive && samePlanes && info.size == frameSize
+            // y4mdec, which reads the clips that cannot be mapped, has no grey format.
+            if format == "GRAY8" && !isMappable { throw ClipError("is a mono YUV4MPEG2 clip whose width (\(width)) is not a multiple of 4, which pipcam cannot replay") }
         }
 
         private static func ratio(_ text: String) -> (Int, Int)? {
@@ -78,15 +92,21 @@ final class Y4MClip: @unchecked Sendable {
         /// Mapped, its pictures pushed where they lie.
         case mapped(Header)
         /// Raw, but laid out or described otherwise: read by filesrc and y4mdec.
-        case raw
+        case raw(Header)
         /// Anything else: decoded by decodebin.
         case decoded
+        /// A YUV4MPEG2 clip whose header cannot be replayed, and why.
+        case unreadable(ClipError)
     }
 
     static func reading(ofFileAt path: String) -> Reading {
         guard let line = firstLine(ofFileAt: path), line.hasPrefix("YUV4MPEG2 ") else { return .decoded }
-        guard let header = Header(line: line), header.isMappable else { return .raw }
-        return .mapped(header)
+        do {
+            let header = try Header(line: line)
+            return header.isMappable ? .mapped(header) : .raw(header)
+        } catch {
+            return .unreadable(error)
+        }
     }
 
     /// Whether a clip with this header holds a whole first picture after it ("FRAME", then the picture).
@@ -135,7 +155,7 @@ final class Y4MClip: @unchecked Sendable {
         }
         base = mapped
         guard let line = Self.firstLine(in: UnsafeRawBufferPointer(start: mapped, count: length)),
-              let header = Header(line: line), header.isMappable else {
+              let header = try? Header(line: line), header.isMappable else {
             munmap(mapped, length)
             close(descriptor)
             throw ClipError("\(path): not a raw YUV4MPEG2 clip pipcam can map")

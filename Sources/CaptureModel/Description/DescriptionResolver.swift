@@ -10,6 +10,9 @@ extension PipelineDescription {
     /// is not among `devices` (asking the server takes a moment).
     public func configuration(devices: [CaptureDevice], outputPath: String, standIns: Bool = false,
                               soundServerSources: () -> Set<String> = { [] }) throws -> (SessionConfiguration, notes: [String]) {
+        guard !cameras.isEmpty else {
+            throw DescriptionError(file: file, line: 1, column: 1, key: "cameras", message: "a description needs at least one camera: add a 'cameras:' list")
+        }
         var configuration = SessionConfiguration()
         configuration.preset = preset
         configuration.frameRate = frameRate

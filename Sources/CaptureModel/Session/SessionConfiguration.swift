@@ -220,7 +220,7 @@ public struct SessionConfiguration: Sendable {
         }
         if let movie = movieFile {
             if movieConnections(.video).isEmpty {
-                throw CaptureError.invalidConfiguration("the movie file '\(movie.path)' has no camera connected")
+                throw CaptureError.invalidConfiguration("there is no camera to record: a recording needs at least one")
             }
             if let bitrate = movie.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
                 throw CaptureError.invalidConfiguration("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")

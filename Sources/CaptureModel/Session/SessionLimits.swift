@@ -13,6 +13,8 @@ public enum SessionLimits {
     /// A region of a screen, in the screen's pixels: several monitors side by side make a wide screen.
     public static let screenCoordinate: ClosedRange<Int> = 0...16384
     public static let screenSpan: ClosedRange<Int> = 16...16384
+    /// A raw clip's picture, each side in pixels: what GStreamer's YUV4MPEG2 reader takes.
+    public static let clipSide: ClosedRange<Int> = 1...16384
     /// The inset camera's width and the margin around it, as fractions of the picture's width.
     public static let insetSize: ClosedRange<Double> = 0.05...0.9
     public static let margin: ClosedRange<Double> = 0...0.4
