@@ -30,18 +30,7 @@ final class DeviceTests: XCTestCase {
     /// Runs a shell script in the VM with `folder` writable; skips the test if the VM cannot boot.
     /// With `pipewire`, PipeWire, WirePlumber and pipewire-pulse run in the VM, as on a desktop.
     private func inVM(_ script: String, folder: String, alsa: String? = nil, pipewire: Bool = false) throws -> CommandResult {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["PIPCAM_DEVICE_TESTS"] == "1",
-                          "device tests run with `make test-devices` (PIPCAM_DEVICE_TESTS=1)")
-        var arguments = ["\(Paths.repository)/scripts/with-devices", "--timeout", "200", "--rw", folder]
-        if let alsa { arguments += ["--alsa", alsa] }
-        if pipewire { arguments.append("--pipewire") }
-        let result = try Command.run(arguments + ["--", "sh", "-c", "set -e; " + script], directory: Paths.repository)
-        if result.status == 77 {
-            let reason = result.error.split(separator: "\n").last.map(String.init) ?? "unknown reason"
-            print("!!!!! DEVICE TESTS SKIPPED: the VM with real devices could not boot here: \(reason)")
-            throw XCTSkip("the VM with real devices could not boot: \(reason)")
-        }
-        return result
+        try DeviceVM.run([script], folder: folder, options: (alsa.map { ["--alsa", $0] } ?? []) + (pipewire ? ["--pipewire"] : [])).result
     }
 
     /// Each microphone's own track (audio stream 1, 2, … after the mix) carries the tone it was played.
