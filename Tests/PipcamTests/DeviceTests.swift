@@ -440,10 +440,12 @@ extension DeviceTests {
         // its beep, the next five 4 ms); from then on the offset holds.
         XCTAssertEqual(sync.pairs.filter { $0.flash >= 1 }.count, sync.flashes.filter { $0 >= 1 }.count,
                        "every flash has its beep: \(sync.flashes) \(sync.beeps)")
-        // pipcam keeps them within a picture: the middle offset. Each pair within a picture more on the
-        // nominal VM, stretched for this one: a busy moment there plays a beep late (once 52 ms, the others 2 to 12 ms).
+        // The middle offset within a picture, each pair within two, on the nominal VM; stretched for this one.
+        // A busy moment there plays a beep late (once 52 ms, the others 2 to 12 ms), or puts two seconds'
+        // flashes a picture late (-35.5 ms at slowness 1.42). pipcam's own figure is bench/soak's.
         let counted = sync.pairs.filter { min($0.flash, $0.beep) >= 1 }.map(\.offset).sorted()
-        XCTAssertEqual(counted.isEmpty ? 1 : counted[counted.count / 2], 0, accuracy: sync.frameDuration, "the middle offset of \(counted)")
+        XCTAssertEqual(counted.isEmpty ? 1 : counted[counted.count / 2], 0, accuracy: vm.scaled(sync.frameDuration),
+                       "the middle offset of \(counted) (VM slowness \(vm.slowness))")
         for pair in sync.pairs where min(pair.flash, pair.beep) >= 1 {
             XCTAssertEqual(pair.offset, 0, accuracy: vm.scaled(2 * sync.frameDuration),
                            String(format: "beep %.4f s, flash %.4f s: within two pictures on the nominal VM", pair.beep, pair.flash))
