@@ -35,6 +35,8 @@ package final class RunningGraph: @unchecked Sendable {
     let composed = FrameCounter(), encoded = FrameCounter()
     /// Pictures skipped on purpose under a throttle rung (not drops: the rung lowered the rate).
     package let skipped = FrameCounter()
+    /// The highest dropped total reported so far (see `droppedTotal`).
+    private let droppedHighest = Locked(0)
     private var pictureRate: Locked<PictureRateLimiter>?
     /// The last seconds of the encoded picture, when the photo output takes live photos.
     let livePhotoRing: LivePhotoRing?
@@ -254,7 +256,6 @@ package final class RunningGraph: @unchecked Sendable {
             return highest
         }
     }
-    private let droppedHighest = Locked(0)
 
     /// What the file holds once the graph has stopped.
     package func summary(path: String?, problem: String?) -> RecordingSummary {
@@ -347,7 +348,7 @@ package final class RunningGraph: @unchecked Sendable {
     /// Pictures dropped before encoding so far. Those still waiting in the queue are not: counted as
     /// dropped, they made a recording that keeps up look like it loses frames whenever it is sampled.
     /// Read in the order pictures flow, so a picture moving on meanwhile is never counted as lost; while
-    /// running, one picture can be between the counter and the queue at each end, and is not either.
+    /// running, one picture can be between a counter and the queue at each end, in neither count yet.
     package var droppedPictures: Int {
         let offered = composed.value
         let waiting = pictureQueueLevel?.level ?? 0
