@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
@@ -25,6 +26,24 @@ static inline int pc_v4l2_captures_video(const char *path) {
     if (result != 0) return 0;
     unsigned int caps = (capability.capabilities & V4L2_CAP_DEVICE_CAPS) ? capability.device_caps : capability.capabilities;
     return (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) ? 1 : 0;
+}
+
+/// 1 with the node's bus info in `bus_info` (the port or instance the device sits on) when it captures
+/// video, 0 when it is a device of another kind, -1 when it cannot be opened.
+static inline int pc_v4l2_capture_bus_info(const char *path, char *bus_info, size_t size) {
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct v4l2_capability capability = { 0 };
+    int result = ioctl(fd, VIDIOC_QUERYCAP, &capability);
+    close(fd);
+    if (result != 0 || size == 0) return 0;
+    unsigned int caps = (capability.capabilities & V4L2_CAP_DEVICE_CAPS) ? capability.device_caps : capability.capabilities;
+    if (!(caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE))) return 0;
+    size_t length = strnlen((const char *)capability.bus_info, sizeof capability.bus_info);
+    if (length >= size) length = size - 1;
+    memcpy(bus_info, capability.bus_info, length);
+    bus_info[length] = 0;
+    return 1;
 }
 
 /// 1 when another open of the node owns its capture buffers (it streams from the camera), 0 when the

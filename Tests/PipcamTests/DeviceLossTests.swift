@@ -23,7 +23,7 @@ final class DeviceLossTests: XCTestCase {
     }
 
     /// Records `seconds` with both cameras, runs `disturb` once the recording has run ~2 s, and returns
-    /// what it left.
+    /// what it left. The script's `$folder` is the test's folder.
     private func record(_ name: String, seconds: Int, disturb: [String], extra: String = "", alsa: String = "off",
                         setUp: [String] = [], description: String? = nil) throws -> Recorded {
         let folder = try Paths.scratch(name)
@@ -32,7 +32,7 @@ final class DeviceLossTests: XCTestCase {
             try description.write(toFile: "\(folder)/session.yaml", atomically: true, encoding: .utf8)
             extra += " --pipeline \(folder)/session.yaml"
         }
-        let script = setUp + [
+        let script = ["folder=\(folder)"] + setUp + [
             "v4l2-ctl -d /dev/video0 -c test_pattern=0 -c osd_text_mode=2 && v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2",
             "\(Paths.pipcam) record \(folder)/out.mkv --preset low --duration \(seconds) --events \(folder)/events.jsonl \(extra) > \(folder)/summary.txt 2> \(folder)/log.txt & pid=$!",
             // Waits until the recording has run two seconds (its first pressure sample is at about one).
@@ -185,6 +185,40 @@ final class DeviceLossTests: XCTestCase {
             XCTAssertLessThan(gap.to - gap.from, 2 + 2 + run.vm.scaled(1), "\(camera) is back within 2 s of the driver: \(run.events)")
             try assertSlateShown(in: run, from: gap.from, to: gap.to, region: region, otherCameraStill: false)
         }
+    }
+
+    /// A camera named by its node that comes back under another number is found by its bus info: another
+    /// program holds the second camera's node while vivid is unbound and bound again, so its number stays
+    /// taken and the camera returns as another /dev/videoN (as a camera plugged back does while its old
+    /// node is held, or while pipcam itself is still letting go of it on a loaded machine).
+    func testACameraBackUnderAnotherNodeIsFoundByItsBusInfo() throws {
+        let findNode = "board=''; for d in /dev/video*; do v4l2-ctl -d $d --info 2>/dev/null | grep -q 'platform:vivid-001' && board=$d; done"
+        let run = try record("vm-loss-renumbered", seconds: 12, disturb: [
+            "exec 3</dev/video1", "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind", "sleep 1",
+            "echo vivid.0 > /sys/bus/platform/drivers/vivid/bind",
+            "n=0; until \(findNode); [ -n \"$board\" ]; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            "echo $board > $folder/board.txt",
+            "n=0; until v4l2-ctl -d $board -c test_pattern=7 -c osd_text_mode=2 2>/dev/null; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            "n=0; until [ -e /dev/video0 ] && v4l2-ctl -d /dev/video0 -c osd_text_mode=2 2>/dev/null; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            "exec 3<&-",
+        ], description: """
+            cameras:
+              - name: room
+                device: /dev/video0
+              - name: board
+                device: /dev/video1
+            layout:
+              kind: picture-in-picture
+              main: room
+            on-device-loss: continue
+            """)
+        XCTAssertEqual(run.status, "0", run.log)
+        let node = try String(contentsOfFile: "\(run.folder)/board.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertNotEqual(node, "/dev/video1", "the camera came back under another node")
+        try assertWholeFile(run, seconds: 12)
+        let gap = try interruption(of: "board", in: run.events)
+        XCTAssertLessThan(gap.to - gap.from, 1 + 2 + run.vm.scaled(1), "back within 2 s of the driver, at \(node): \(run.events)")
+        try assertSlateShown(in: run, from: gap.from, to: gap.to, otherCameraStill: false)
     }
 
     /// A camera that comes back offering other modes is recorded in the nearest, made into the picture it

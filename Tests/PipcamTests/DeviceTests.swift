@@ -402,7 +402,9 @@ extension DeviceTests {
 
     /// Sound and picture in step through a real sound card: beeps played into the loopback at each second
     /// of the clock pipcam runs on come back through ALSA to the microphone, and fall with the sync
-    /// camera's flashes in the file, beside a vivid camera.
+    /// camera's flashes in the file, beside a vivid camera. Encoded at x264's lightest: a flash needs its
+    /// pictures, and the emulated VM at its slowest (slowness 1.28) could encode only half of them at
+    /// veryfast, the flashes of four seconds among those dropped.
     func testBeepsThroughTheLoopbackAreInStepWithTheSyncCamerasFlashes() throws {
         let folder = try Paths.scratch("vm-sync")
         let file = "\(folder)/sync.mkv"
@@ -420,6 +422,8 @@ extension DeviceTests {
         layout:
           kind: picture-in-picture
           main: flash
+        output:
+          speed: ultrafast
         """.write(toFile: "\(folder)/sync.yaml", atomically: true, encoding: .utf8)
         let script = [
             // The world outside the machine: at a higher priority than pipcam, as the tones are.

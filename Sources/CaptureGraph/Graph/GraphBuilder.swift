@@ -516,7 +516,7 @@ struct GraphBuilder {
         // with nothing upstream would fail the latency query the switch answers for all its inputs, and the
         // compositor would no longer run live.
         if !detached { plan.link(chain.last!, to: selector, "sink_0") }
-        let slate = addSlate(prefix: prefix, height: mode.height, into: selector, "sink_1")
+        let slate = addSlate(prefix: prefix, height: mode.height, frameRate: mode.frameRate, into: selector, "sink_1")
         plan.chain(after + [addCaptureQueue(queue)])
         plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), factory: factory, properties: properties,
                                       next: ElementHandle(caps), selector: ElementHandle(selector), frames: ElementHandle(chain.last!),
@@ -526,11 +526,17 @@ struct GraphBuilder {
 
     /// A lost camera's slate, ready from the start (see `Slate`): its picture, caps and text come when it
     /// is put up. Until then it sends nothing; its live repeater answers the switch's latency query.
-    private mutating func addSlate(prefix: String, height: Int, into selector: String, _ input: String) -> GraphPlan.SlateParts {
+    ///
+    /// The repeater is held to the camera's rate: left to itself, imagefreeze repeats at 25 pictures a
+    /// second whatever the camera's rate, and a 15 fps camera's slate sent 10 a second more than the
+    /// picture takes, each counted dropped: pressure read critical for as long as a camera was away.
+    private mutating func addSlate(prefix: String, height: Int, frameRate: Double, into selector: String, _ input: String) -> GraphPlan.SlateParts {
+        let rate = CapsBuilder(.rawVideo).set("framerate", Fraction(rate: frameRate)).caps
         let chain = [plan.add("\(prefix)-slate-src", .appsrc, [("is-live", .bool(true)), ("format", .string("time"))]),
                      plan.add("\(prefix)-slate-dim", .videobalance, [("brightness", .double(-0.2)), ("saturation", .double(0.4))]),
                      plan.add("\(prefix)-slate-text", .textoverlay, Slate.textProperties("", height: height)),
-                     plan.add("\(prefix)-slate-repeat", .imagefreeze, [("is-live", .bool(true)), ("allow-replace", .bool(true))])]
+                     plan.add("\(prefix)-slate-repeat", .imagefreeze, [("is-live", .bool(true)), ("allow-replace", .bool(true))]),
+                     plan.add("\(prefix)-slate-rate", .capsfilter, [("caps", .caps(rate))])]
         plan.chain(chain)
         plan.link(chain.last!, to: selector, input)
         return .init(source: ElementHandle(chain[0]), text: ElementHandle(chain[2]), repeater: ElementHandle(chain[3]), input: input)

@@ -14,7 +14,9 @@ import Locking
 /// - While lost, a camera's place shows a `Slate`; a microphone's tracks carry the mixers' silence.
 /// - Back: every second (and at once when the device is seen arriving) a new source is made from the
 ///   plan's factory and properties and linked where the old one was; its first frame switches the camera
-///   back.
+///   back. A new source that opens but gives no frame within `retryPatience` is taken out and made again:
+///   a device bound again can take a moment before it streams, and a source opened too early may wait
+///   forever.
 ///
 /// Every change of the pipeline happens on one serial queue, never on a streaming thread.
 final class SourceKeeper: @unchecked Sendable {
@@ -42,6 +44,8 @@ final class SourceKeeper: @unchecked Sendable {
     private var source: Element?
     private var attempts = 0
     private var lastAttempt = ContinuousClock.now
+    /// When the source now in the pipeline was made, while it has not given its first frame.
+    private var attachedAt: ContinuousClock.Instant?
     private var lostReason: InterruptionReason?
     /// An optional camera's "waiting" picture, until its first frame: the elements and the switch's input.
     private var placeholder: (elements: [Element], input: Pad)?
@@ -160,8 +164,15 @@ final class SourceKeeper: @unchecked Sendable {
             if silence >= timeout { lose(.silent(silence), at: now) }
         } else if source == nil, ContinuousClock.now - lastAttempt >= .seconds(1) {
             attach()
+        } else if let attachedAt, ContinuousClock.now - attachedAt >= retryPatience {
+            takeOutSource()
         }
     }
+
+    /// How long a source made again may take to its first frame before it is made once more: twice the
+    /// silence that counts as a loss, and never under five seconds, since a camera asked for another mode
+    /// or a loaded machine takes a few seconds to start.
+    private var retryPatience: Duration { max(timeout * 2, .seconds(5)) }
 
     private func lose(_ reason: InterruptionReason, at time: Duration) {
         guard lostReason == nil, !stopping.value else { return }
@@ -171,9 +182,17 @@ final class SourceKeeper: @unchecked Sendable {
         report?(.lost(reason, at: time))
     }
 
-    /// The source's first frame after a loss: the camera takes its place back from the slate.
-    private func frameReturned() {
-        guard lostReason != nil, source != nil, !stopping.value else { return }
+    /// The first frame after a loss: from the source now in the pipeline, the camera takes its place back
+    /// from the slate. A frame the source taken out was still pushing (it was in flight when the device
+    /// left) brings nothing back, and the next frame is awaited again: waiting no longer, the camera
+    /// would stay behind its slate to the end of the recording.
+    private func frameReturned(from elementName: String) {
+        guard lostReason != nil, !stopping.value else { return }
+        guard let source, source.name == elementName else {
+            awaitingReturn.withValue { $0 = true }
+            return
+        }
+        attachedAt = nil
         if let camera = cameraPad {
             slate?.hide(showing: camera)
             removePlaceholder()
@@ -208,7 +227,7 @@ final class SourceKeeper: @unchecked Sendable {
         if case .v4l2 = input.device.source {
             // The camera's stable link (by-id, by-path) says which node it has now: a camera plugged back
             // while its old node is still held somewhere comes back under another number.
-            guard let node = Self.currentNode(of: input.device) else { return }
+            guard let node = input.device.currentNode else { return }
             properties = properties.map { $0.0 == "device" ? ("device", .string(node)) : $0 }
         }
         attempts += 1
@@ -228,6 +247,7 @@ final class SourceKeeper: @unchecked Sendable {
             }
             try pipeline.add(element)
             source = element
+            attachedAt = .now
             try watch(element)
             if cameraPad == nil, let selector = kept.selector.flatMap({ pipeline[$0] }), let frames = kept.frames.flatMap({ pipeline[$0] }) {
                 let pad = try selector.requestPad("sink_%u")
@@ -284,19 +304,11 @@ final class SourceKeeper: @unchecked Sendable {
         isFitted = true
     }
 
-    /// The V4L2 node a camera has now, through its stable link when it has one; nil while it is absent.
-    static func currentNode(of device: CaptureDevice) -> String? {
-        guard let node = device.node else { return nil }
-        // An id made unique by pipcam (two cameras behind one by-path link) is no link: the node stands.
-        let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: device.id)) != nil
-        let resolved = URL(fileURLWithPath: isLink ? device.id : node).resolvingSymlinksInPath().path
-        return FileManager.default.fileExists(atPath: resolved) ? resolved : nil
-    }
-
     /// Takes the source out of the pipeline: stopped (which closes the device), unlinked and removed.
     private func takeOutSource() {
         guard let element = source else { return }
         source = nil
+        attachedAt = nil
         if kept.selector == nil, let caps = (try? element.staticPad("src"))?.currentCaps, let format = pipeline[kept.next] {
             // A microphone comes back in the format it had (a camera's caps filter states its mode already).
             try? format.set("caps", caps)
@@ -326,11 +338,12 @@ final class SourceKeeper: @unchecked Sendable {
     /// the camera back).
     private func watch(_ element: Element) throws {
         let pad = try element.staticPad("src")
+        let name = element.name
         pad.holdEndOfStream()
         pad.addBufferProbe { [weak self, lastArrival, awaitingReturn] _ in
             lastArrival.withValue { $0 = .now }
             if awaitingReturn.withValue({ waiting in defer { waiting = false }; return waiting }), let keeper = self {
-                keeper.queue.async { keeper.frameReturned() }
+                keeper.queue.async { keeper.frameReturned(from: name) }
             }
             return .pass
         }
