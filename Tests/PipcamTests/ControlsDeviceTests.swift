@@ -64,7 +64,7 @@ final class ControlsDeviceTests: XCTestCase {
     /// one darkened at about 2 s through the socket, both cameras lost at about 4 s (vivid unbound, its
     /// controls back to their defaults when bound again) and back with their settings.
     func testSettingsAreMadeBeforeTheFirstFrameLiveAndAgainWhenTheCameraIsBack() throws {
-        let (folder, log, events, _) = try record("vm-controls-recording", description: """
+        let (folder, log, events, vm) = try record("vm-controls-recording", description: """
         preset: low
         cameras:
           - name: left
@@ -102,15 +102,20 @@ final class ControlsDeviceTests: XCTestCase {
         let lost = try XCTUnwrap(events.first { $0["event"] as? String == "interrupted" }?["time"] as? Double, "the cameras were lost: \(log)")
         let returns = events.filter { $0["event"] as? String == "interruption-ended" }
         XCTAssertEqual(Set(returns.compactMap { $0["input"] as? String }), ["left", "right"], "both cameras came back: \(log)")
-        let back = try XCTUnwrap(returns.compactMap { $0["time"] as? Double }.max(), "and came back: \(log)")
+        let firstReturns = ["left", "right"].compactMap { camera in returns.first { $0["input"] as? String == camera }?["time"] as? Double }
+        let back = try XCTUnwrap(firstReturns.max(), "and came back: \(log)")
         XCTAssertGreaterThan(lost, changed + 1)
+        // A camera the loaded VM starves again after its return shows its slate a moment (once 0.2 s, at
+        // slowness 1.29 with another program busy): those pictures are not the camera's.
+        let losses = events.filter { $0["event"] as? String == "interrupted" }.compactMap { $0["time"] as? Double }.filter { $0 > back }
+        let slates = losses.map { from in (from - 0.2)...((returns.compactMap { $0["time"] as? Double }.first { $0 > from } ?? .infinity) + 0.5) }
 
         // Each camera's half of the picture, away from the edges (640x360: each camera 320 wide).
         let path = "\(folder)/out.mkv"
         let left = try RegionLuma.series(path: path, x: 60, y: 120, width: 200, height: 120)
         let right = try RegionLuma.series(path: path, x: 380, y: 120, width: 200, height: 120)
         func mean(_ series: [RegionLuma.Sample], _ range: ClosedRange<Double>) throws -> Double {
-            let values = series.filter { range.contains($0.time) }.map(\.luma)
+            let values = series.filter { sample in range.contains(sample.time) && !slates.contains { $0.contains(sample.time) } }.map(\.luma)
             XCTAssertGreaterThan(values.count, 3, "pictures in \(range)")
             return values.reduce(0, +) / Double(max(1, values.count))
         }
@@ -122,7 +127,13 @@ final class ControlsDeviceTests: XCTestCase {
         XCTAssertEqual(leftBefore - rightBefore, 84, accuracy: 24, "the left camera is brighter by its description from its first picture")
         XCTAssertEqual(both.0.luma - both.1.luma, leftBefore - rightBefore, accuracy: 6, "already in the left camera's first picture, at \(both.0.time) s")
         // Live: brightness 60 darkens the right camera by 68 levels (79 read), after the change and not before.
-        let rightAfter = try mean(right, (changed + 0.3)...(lost - 0.2))
+        // The file shows it a moment after the change: the frames on their way then were made before it
+        // (0.27 to 0.33 s on the nominal VM, 0.64 s at slowness 1.32, 0.88 s at 1.47 with another program
+        // busy on the machine); within a second on the nominal VM.
+        let darkened = try XCTUnwrap(right.first { $0.time > changed - 0.2 && rightBefore - $0.luma > 40 }, "the right camera darkens")
+        XCTAssertGreaterThan(darkened.time, changed, "not before the change")
+        XCTAssertLessThan(darkened.time - changed, vm.scaled(1), "the change shows at \(darkened.time) s, soon after it is made at \(changed) s")
+        let rightAfter = try mean(right, (darkened.time + 0.1)...(lost - 0.2))
         XCTAssertEqual(rightBefore - rightAfter, 79, accuracy: 20, "the right camera is darker after the change at \(changed) s")
         XCTAssertTrue(right.filter { $0.time >= both.0.time && $0.time < changed - 0.2 }.allSatisfy { abs($0.luma - rightBefore) < 8 }, "and not before")
         // Back from the loss, both settings are made again (vivid's own controls are at their defaults).
