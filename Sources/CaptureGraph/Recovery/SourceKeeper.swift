@@ -225,8 +225,8 @@ final class SourceKeeper: @unchecked Sendable {
         lastAttempt = .now
         var properties = kept.properties
         if case .v4l2 = input.device.source {
-            // The camera's stable link (by-id, by-path) says which node it has now: a camera plugged back
-            // while its old node is still held somewhere comes back under another number.
+            // A camera plugged back while its old node is still held somewhere comes back under another
+            // number: its stable link or its bus info says which node it has now.
             guard let node = input.device.currentNode else { return }
             properties = properties.map { $0.0 == "device" ? ("device", .string(node)) : $0 }
         }
