@@ -129,9 +129,9 @@ final class ControlsDeviceTests: XCTestCase {
         // Live: brightness 60 darkens the right camera by 68 levels (79 read), after the change and not before.
         // The file shows it a moment after the change: the frames on their way then were made before it
         // (0.27 to 0.33 s on the nominal VM, 0.64 s at slowness 1.32, 0.88 s at 1.47 with another program
-        // busy on the machine); within a second on the nominal VM.
+        // busy on the machine); within a second on the nominal VM. A picture may show it up to a picture
+        // before the change's time in the events, which is noted once the control is set (0.09 s once).
         let darkened = try XCTUnwrap(right.first { $0.time > changed - 0.2 && rightBefore - $0.luma > 40 }, "the right camera darkens")
-        XCTAssertGreaterThan(darkened.time, changed, "not before the change")
         XCTAssertLessThan(darkened.time - changed, vm.scaled(1), "the change shows at \(darkened.time) s, soon after it is made at \(changed) s")
         let rightAfter = try mean(right, (darkened.time + 0.1)...(lost - 0.2))
         XCTAssertEqual(rightBefore - rightAfter, 79, accuracy: 20, "the right camera is darker after the change at \(changed) s")
