@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import Locking
 
 /// A pipeline's bus with exactly one reader: a dedicated thread pops every message in order and hands
 /// it to each subscriber. Subscribers are AsyncStreams (unbounded, so nothing is dropped) or closures
@@ -95,11 +96,7 @@ final class BusPump: @unchecked Sendable {
         subscribers[nextID] = Subscriber(deliver: deliver, stop: onStop)
         if !started && !stopped {
             started = true
-            // Named from inside: on Linux a name given before start() never reaches the system thread.
-            Thread { [self] in
-                Thread.current.name = "gst-bus"
-                run()
-            }.start()
+            NamedThread.start("gst-bus") { [self] in run() }
         }
         return nextID
     }

@@ -5,10 +5,9 @@ import Foundation
 public enum Blocking {
     public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                Thread.current.name = "pipcam-blocking-wait"
+            NamedThread.start("pipcam-blocking-wait") {
                 continuation.resume(with: Result { try body() })
-            }.start()
+            }
         }
     }
 }
