@@ -8,7 +8,7 @@ final class CameraAccessTests: XCTestCase {
     func testHoldersNameTheProgramAndItsProcess() throws {
         let folder = try Paths.scratch("holders")
         let node = "\(folder)/video9"
-        FileManager.default.createFile(atPath: node, contents: Data())
+        _ = FileManager.default.createFile(atPath: node, contents: Data())
         XCTAssertTrue(CameraAccess.holders(of: node).isEmpty, "nobody holds a new file")
         let holder = try Command.start(["sh", "-c", "exec 3<\(node); exec sleep 60"])
         defer { holder.signal(SIGKILL); _ = holder.wait() }
@@ -21,7 +21,7 @@ final class CameraAccessTests: XCTestCase {
 
     func testANodeThatOpensOrIsAbsentIsNoProblem() throws {
         let folder = try Paths.scratch("nodes")
-        FileManager.default.createFile(atPath: "\(folder)/video0", contents: Data())
+        _ = FileManager.default.createFile(atPath: "\(folder)/video0", contents: Data())
         XCTAssertNil(CameraAccess.problem(opening: "\(folder)/video0"))
         XCTAssertNil(CameraAccess.problem(opening: "\(folder)/video1"), "an absent node is said where it is looked for")
         XCTAssertEqual(CameraAccess.whyNotFound(in: folder), "")

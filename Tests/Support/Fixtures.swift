@@ -1,6 +1,5 @@
 import Capture
 import Foundation
-import PipcamTestSupport
 
 /// Two synthetic cameras and two tones, connected to a movie file: the smallest full session.
 public enum Fixtures {

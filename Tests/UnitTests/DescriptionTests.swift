@@ -172,7 +172,7 @@ final class DesktopDefaultInputTests: XCTestCase {
         let folder = NSTemporaryDirectory() + "pipcam-tests/runtime-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: "\(folder)/pulse", withIntermediateDirectories: true)
         XCTAssertFalse(SoundServer.isRunning(environment: ["XDG_RUNTIME_DIR": folder]), "no socket yet")
-        FileManager.default.createFile(atPath: "\(folder)/pulse/native", contents: Data())
+        _ = FileManager.default.createFile(atPath: "\(folder)/pulse/native", contents: Data())
         XCTAssertFalse(SoundServer.isRunning(environment: ["XDG_RUNTIME_DIR": folder]), "a plain file is not a server")
     }
 

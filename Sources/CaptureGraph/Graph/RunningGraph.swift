@@ -112,7 +112,7 @@ package final class RunningGraph: @unchecked Sendable {
                 var inputs: [Pad] = []
                 for name in plan.compositorPads.values {
                     let pad = try compositor.staticPad(name)
-                    try pad.stopUpstreamQualityOfService()
+                    pad.stopUpstreamQualityOfService()
                     // The compositor shows, in each picture, the camera frame that begins within it: a camera
                     // whose frames begin just after the picture's would be shown up to a frame early, and the
                     // picture's move onto the grid below adds up to half a frame more, ahead of the sound.
@@ -306,7 +306,7 @@ package final class RunningGraph: @unchecked Sendable {
             let pad = try mux.staticPad(track.pad)
             let title = track.title.trimmingCharacters(in: .whitespaces)
             if !title.isEmpty { pad.peer?.announceTitle(title + (track.isDefault ? "" : MatroskaFinish.notDefaultMark)) }
-            try pad.addBufferProbe { [written] time in
+            pad.addBufferProbe { [written] time in
                 guard let time else { return .pass }
                 if let limit, time >= limit { return .drop }
                 if isPicture { written.bump(time) }
