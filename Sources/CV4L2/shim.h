@@ -15,19 +15,6 @@
 #define V4L2_CID_CAMERA_ORIENTATION (V4L2_CID_CAMERA_CLASS_BASE + 34)
 #endif
 
-/// 1 when the node is a V4L2 device that captures video, 0 when it answers as something else, -1 when it
-/// cannot be opened (errno says why).
-static inline int pc_v4l2_captures_video(const char *path) {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct v4l2_capability capability = { 0 };
-    int result = ioctl(fd, VIDIOC_QUERYCAP, &capability);
-    close(fd);
-    if (result != 0) return 0;
-    unsigned int caps = (capability.capabilities & V4L2_CAP_DEVICE_CAPS) ? capability.device_caps : capability.capabilities;
-    return (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) ? 1 : 0;
-}
-
 /// 1 with the node's bus info in `bus_info` (the port or instance the device sits on) when it captures
 /// video, 0 when it is a device of another kind, -1 when it cannot be opened.
 static inline int pc_v4l2_capture_bus_info(const char *path, char *bus_info, size_t size) {
@@ -44,6 +31,13 @@ static inline int pc_v4l2_capture_bus_info(const char *path, char *bus_info, siz
     memcpy(bus_info, capability.bus_info, length);
     bus_info[length] = 0;
     return 1;
+}
+
+/// 1 when the node is a V4L2 device that captures video, 0 when it answers as something else, -1 when it
+/// cannot be opened (errno says why).
+static inline int pc_v4l2_captures_video(const char *path) {
+    char bus_info[32];
+    return pc_v4l2_capture_bus_info(path, bus_info, sizeof bus_info);
 }
 
 /// 1 when another open of the node owns its capture buffers (it streams from the camera), 0 when the

@@ -11,10 +11,6 @@ extension CaptureDevice {
     /// when it has one, else by its bus info (the port or instance it sits on, which a replug into the
     /// same port keeps), and by its old node only while that node is still the same camera.
     public var currentNode: String? {
-        currentNode(in: "/dev")
-    }
-
-    func currentNode(in devices: String) -> String? {
         guard let node else { return nil }
         if (try? FileManager.default.destinationOfSymbolicLink(atPath: id)) != nil {
             let resolved = URL(fileURLWithPath: id).resolvingSymlinksInPath().path
@@ -25,7 +21,7 @@ extension CaptureDevice {
             return FileManager.default.fileExists(atPath: resolved) ? resolved : nil
         }
         if Self.captureBusInfo(of: resolved) == busInfo { return resolved }
-        return Self.cameraNodes(in: devices).first { Self.captureBusInfo(of: $0) == busInfo }
+        return Self.cameraNodes().first { Self.captureBusInfo(of: $0) == busInfo }
     }
 
     /// The bus info of a node that captures video; nil for another kind of device or one that cannot be opened.
