@@ -29,6 +29,9 @@ public struct Message: Sendable, CustomStringConvertible {
     /// Its full path, e.g. "/GstPipeline:session/GstV4l2Src:camera0".
     public let sourcePath: String?
     public let sequenceNumber: UInt32
+    /// The object that posted it, and the bins it was in, nearest first.
+    private let source: ObjectIdentity?
+    private let sourceBins: [ObjectIdentity]
 
     public var description: String {
         "\(sourcePath ?? "?"): \(kind)"
@@ -44,11 +47,34 @@ public struct Message: Sendable, CustomStringConvertible {
         if let source = pc_message_src(raw) {
             sourceName = takeString(gst_object_get_name(source))
             sourcePath = takeString(gst_object_get_path_string(source))
+            self.source = ObjectIdentity(source)
+            sourceBins = Message.bins(around: source)
         } else {
             sourceName = nil
             sourcePath = nil
+            source = nil
+            sourceBins = []
         }
         (kind, errorCode) = Message.parse(raw)
+    }
+
+    /// Whether `object` posted the message.
+    public func isFrom(_ object: Object) -> Bool { source == object.identity }
+
+    /// Whether the message was posted by something inside `bin`, however deep.
+    public func isFrom(within bin: Object) -> Bool { sourceBins.contains(bin.identity) }
+
+    /// The bins `object` sits in, nearest first. Each parent is held while its own parent is asked for.
+    private static func bins(around object: UnsafeMutablePointer<GstObject>) -> [ObjectIdentity] {
+        var bins: [ObjectIdentity] = []
+        var parent = gst_object_get_parent(object)
+        while let current = parent, bins.count < 64 {
+            bins.append(ObjectIdentity(current))
+            parent = gst_object_get_parent(current)
+            gst_object_unref(current)
+        }
+        if let parent { gst_object_unref(parent) }
+        return bins
     }
 
     /// The message's kind and, for an error, warning or info, its GLib domain and code, read from one

@@ -11,6 +11,15 @@ enum Ownership {
     case retain
 }
 
+/// Which GstObject something is, as a value that outlives any wrapper of it: a bus message names the
+/// object that posted it and the bins it sat in this way, so the graph knows an element by what it is,
+/// never by its name or path. Valid while the object lives (an address is reused only after it is freed).
+public struct ObjectIdentity: Hashable, Sendable {
+    let address: UInt
+
+    init(_ raw: UnsafeMutablePointer<GstObject>) { address = UInt(bitPattern: raw) }
+}
+
 /// A GstObject held by ARC: the wrapper owns exactly one reference and drops it in `deinit`.
 /// GstObjects are thread-safe for the operations exposed here, hence `@unchecked Sendable`.
 public class Object: @unchecked Sendable, CustomStringConvertible {
@@ -39,6 +48,8 @@ public class Object: @unchecked Sendable, CustomStringConvertible {
     public var path: String {
         takeString(gst_object_get_path_string(raw)) ?? name
     }
+
+    public var identity: ObjectIdentity { ObjectIdentity(raw) }
 
     /// The GLib type name, e.g. "GstCompositorPad".
     public var typeName: String {

@@ -118,9 +118,9 @@ final class ModelTests: XCTestCase {
 
     func testMirrorAndRotationMapToOneFlip() {
         let port = InputPort(inputID: "a", mediaType: .video)
-        XCTAssertEqual(Connection(from: port, to: "m").videoDirection, "identity")
-        XCTAssertEqual(Connection(from: port, to: "m", mirrored: true).videoDirection, "horiz")
-        XCTAssertEqual(Connection(from: port, to: "m", rotation: .clockwise90).videoDirection, "90r")
-        XCTAssertEqual(Connection(from: port, to: "m", rotation: .upsideDown, mirrored: true).videoDirection, "vert")
+        XCTAssertEqual(Connection(from: port, to: "m").videoDirection, .identity)
+        XCTAssertEqual(Connection(from: port, to: "m", mirrored: true).videoDirection, .mirrored)
+        XCTAssertEqual(Connection(from: port, to: "m", rotation: .clockwise90).videoDirection, .clockwise)
+        XCTAssertEqual(Connection(from: port, to: "m", rotation: .upsideDown, mirrored: true).videoDirection, .upsideDownMirrored)
     }
 }

@@ -104,9 +104,9 @@ extension RunningGraph {
     package var elapsed: Duration { pipeline.runningTime ?? .zero }
 
     private func event(for message: Message) -> GraphEvent? {
-        if case .error(let text, _) = message.kind, let keeper = keeper(owning: message.sourceName) {
+        if case .error(let text, _) = message.kind, let keeper = keeper(owning: message) {
             // A kept device's failure is an interruption, not the recording's end.
-            keeper.sourceFailed(message.sourceName ?? "", reason: text)
+            keeper.sourceFailed(message, reason: text)
             return nil
         }
         if case .error = message.kind, isFileWriter(message) {
@@ -123,7 +123,7 @@ extension RunningGraph {
             return nil
         }
         switch message.kind {
-        case .error where message.errorCode == .resourceNotFound && message.sourceName != nil && message.sourceName == plan.previewSink?.name:
+        case .error where message.errorCode == .resourceNotFound && plan.previewSink.flatMap({ pipeline[$0] }).map({ message.isFrom($0) }) == true:
             return .previewClosed
         case .error(let text, let debug):
             let inputID = message.sourceName.flatMap { plan.inputOfElement[$0] }
@@ -132,7 +132,7 @@ extension RunningGraph {
             if case .v4l2(let node)? = inputID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
             let code = message.errorCode.map { FailureCode(domain: $0.domain, code: $0.code) }
             return .failed(.streamFailed(input: inputID, element: message.sourceName, code: code, reason: reason))
-        case .eos where message.sourcePath?.split(separator: "/").count == 1:
+        case .eos where message.isFrom(pipeline):
             return .drained
         default:
             return nil
@@ -142,9 +142,9 @@ extension RunningGraph {
     /// Whether the message comes from what writes the file: its file sink, or anything inside the writer
     /// of a recording in parts (which makes a muxer and a sink for each part).
     private func isFileWriter(_ message: Message) -> Bool {
-        if let sink = plan.fileSink { return message.sourceName == sink.name }
-        guard parts != nil, let writer = plan.mux, let path = message.sourcePath else { return false }
-        return path.contains("/GstSplitMuxSink:\(writer.name)/")
+        if let sink = plan.fileSink.flatMap({ pipeline[$0] }) { return message.isFrom(sink) }
+        guard parts != nil, let writer = plan.mux.flatMap({ pipeline[$0] }) else { return false }
+        return message.isFrom(within: writer)
     }
 
     /// What an error's debug text adds for a user. GStreamer starts it with the line of its own source

@@ -87,14 +87,14 @@ package struct PhotoCapture {
             for (index, camera) in cameras.enumerated() {
                 stills.append(try await encode(samples[index]!, source: camera.inputID, device: camera.device, direction: camera.connection.videoDirection))
             }
-            if let sample = samples[cameras.count] { stills.append(try await encode(sample, source: "composite", device: nil, direction: "identity")) }
+            if let sample = samples[cameras.count] { stills.append(try await encode(sample, source: "composite", device: nil, direction: .identity)) }
         case .sequential:
             for camera in cameras {
                 let sample = try await camera.pad.nextSample(timeout: Self.frameTimeout)
                 stills.append(try await encode(sample, source: camera.inputID, device: camera.device, direction: camera.connection.videoDirection))
             }
             if let composite {
-                stills.append(try await encode(try await composite.nextSample(timeout: Self.frameTimeout), source: "composite", device: nil, direction: "identity"))
+                stills.append(try await encode(try await composite.nextSample(timeout: Self.frameTimeout), source: "composite", device: nil, direction: .identity))
             }
         }
         return stills
@@ -158,7 +158,7 @@ package struct PhotoCapture {
         }
     }
 
-    private func encode(_ sample: Sample, source: String, device: CaptureDevice?, direction: String, suffix: String? = nil) async throws -> CapturedStill {
+    private func encode(_ sample: Sample, source: String, device: CaptureDevice?, direction: VideoDirection, suffix: String? = nil) async throws -> CapturedStill {
         let name = Self.fileName(source) + (suffix.map { "-\($0)" } ?? "")
         let file = path(settings.format.fileExtension, suffix: name)
         let thumbnail = path(settings.format.fileExtension, suffix: "\(name)-thumb")

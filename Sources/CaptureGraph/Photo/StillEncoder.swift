@@ -16,11 +16,10 @@ enum StillEncoder {
         let pixelFormat: String
     }
 
-    static func encode(_ sample: Sample, direction: String, format: PhotoSettings.Format, quality: Int,
+    static func encode(_ sample: Sample, direction: VideoDirection, format: PhotoSettings.Format, quality: Int,
                        thumbnailSize: Int, path: String, thumbnailPath: String) async throws -> Output {
         guard let caps = sample.caps, let info = sample.videoInfo else { throw CaptureError.still("a still without a picture format") }
-        let turned = ["90r", "90l", "ul-lr", "ur-ll"].contains(direction)
-        let (width, height) = turned ? (info.height, info.width) : (info.width, info.height)
+        let (width, height) = direction.swapsSides ? (info.height, info.width) : (info.width, info.height)
         let ratio = Double(thumbnailSize) / Double(max(width, height))
         let thumbWidth = max(2, Int((Double(width) * ratio / 2).rounded()) * 2)
         let thumbHeight = max(2, Int((Double(height) * ratio / 2).rounded()) * 2)
@@ -28,7 +27,7 @@ enum StillEncoder {
         let photoEncoder = encoder(format, quality: quality), thumbEncoder = encoder(format, quality: 85)
         var plan = GraphPlan()
         let source = plan.addAppSource("still-src", caps: caps)
-        plan.chain([source.name, plan.add("still-flip", .videoflip, [("video-direction", .string(direction))]),
+        plan.chain([source.name, plan.add("still-flip", .videoflip, [("video-direction", .string(direction.rawValue))]),
                     plan.add("still-convert", .videoconvert), plan.add("still-tee", .tee)])
         plan.chain([plan.add("photo-queue", .queue), plan.add("photo-encode", photoEncoder.factory, photoEncoder.properties),
                     plan.add("photo-file", .filesink, [("location", .string(path + ".part"))])])

@@ -1,5 +1,6 @@
 import CaptureModel
 import Foundation
+import GStreamer
 
 /// A running graph's devices that fail, freeze or go away while the recording goes on (see `SourceKeeper`).
 extension RunningGraph {
@@ -29,9 +30,9 @@ extension RunningGraph {
 
     /// The keeper an error from this element is for, once the graph plays (a failure while starting is
     /// the start's to report).
-    func keeper(owning elementName: String?) -> SourceKeeper? {
+    func keeper(owning message: Message) -> SourceKeeper? {
         guard started.value else { return nil }
-        return keepers.first { $0.owns(elementName) }
+        return keepers.first { $0.owns(message) }
     }
 
     /// Whether the recording goes on through a loss of this input's device.

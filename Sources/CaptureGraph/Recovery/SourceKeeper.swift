@@ -43,6 +43,10 @@ final class SourceKeeper: @unchecked Sendable {
     // Touched only on `queue`.
     private var source: Element?
     private var attempts = 0
+    /// The sources this keeper made last, held so that their identities are not reused: a late error from
+    /// one taken out (it comes within moments) is still known as the device's.
+    private let sources: Locked<[Element]>
+    private static let sourcesRemembered = 4
     private var lastAttempt = ContinuousClock.now
     /// When the source now in the pipeline was made, while it has not given its first frame.
     private var attachedAt: ContinuousClock.Instant?
@@ -70,6 +74,7 @@ final class SourceKeeper: @unchecked Sendable {
         self.timeout = timeout
         queue = DispatchQueue(label: "pipcam.keeper.\(kept.inputID)")
         source = pipeline[kept.source]
+        sources = Locked(source.map { [$0] } ?? [])
         let selector = kept.selector.flatMap { pipeline[$0] }
         slate = selector.flatMap { selector in kept.slate.flatMap { Slate($0, in: pipeline, selector: selector, label: input.label) } }
         if let source { try watch(source) }
@@ -103,20 +108,18 @@ final class SourceKeeper: @unchecked Sendable {
         }
     }
 
-    /// Whether an element of this name is (or was) this keeper's source: the plan's, or one `attach` made
-    /// ("cam1-src-3"). Its errors are the device's, not the recording's.
-    func owns(_ elementName: String?) -> Bool {
-        guard let elementName else { return false }
-        let base = kept.source.name
-        return elementName == base || (elementName.hasPrefix(base + "-") && elementName.dropFirst(base.count + 1).allSatisfy(\.isNumber))
+    /// Whether the message comes from this keeper's source, now or before: the plan's, or one `attach`
+    /// made. Its errors are the device's, not the recording's.
+    func owns(_ message: Message) -> Bool {
+        sources.withValue { $0.contains { message.isFrom($0) } }
     }
 
     /// The source posted an error: it is taken out, and the device counts as lost.
-    func sourceFailed(_ elementName: String, reason: String) {
+    func sourceFailed(_ message: Message, reason: String) {
         let time = now
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
-            guard let source, source.name == elementName else { return }
+            guard let source, message.isFrom(source) else { return }
             lose(.failed(reason), at: time)
             takeOutSource()
         }
@@ -186,9 +189,9 @@ final class SourceKeeper: @unchecked Sendable {
     /// from the slate. A frame the source taken out was still pushing (it was in flight when the device
     /// left) brings nothing back, and the next frame is awaited again: waiting no longer, the camera
     /// would stay behind its slate to the end of the recording.
-    private func frameReturned(from elementName: String) {
+    private func frameReturned(from element: ObjectIdentity) {
         guard lostReason != nil, !stopping.value else { return }
-        guard let source, source.name == elementName else {
+        guard let source, source.identity == element else {
             awaitingReturn.withValue { $0 = true }
             return
         }
@@ -247,6 +250,7 @@ final class SourceKeeper: @unchecked Sendable {
             }
             try pipeline.add(element)
             source = element
+            sources.withValue { $0 = Array(($0 + [element]).suffix(Self.sourcesRemembered)) }
             attachedAt = .now
             try watch(element)
             if cameraPad == nil, let selector = kept.selector.flatMap({ pipeline[$0] }), let frames = kept.frames.flatMap({ pipeline[$0] }) {
@@ -338,12 +342,12 @@ final class SourceKeeper: @unchecked Sendable {
     /// the camera back).
     private func watch(_ element: Element) throws {
         let pad = try element.staticPad("src")
-        let name = element.name
+        let identity = element.identity
         pad.holdEndOfStream()
         pad.addBufferProbe { [weak self, lastArrival, awaitingReturn] _ in
             lastArrival.withValue { $0 = .now }
             if awaitingReturn.withValue({ waiting in defer { waiting = false }; return waiting }), let keeper = self {
-                keeper.queue.async { keeper.frameReturned(from: name) }
+                keeper.queue.async { keeper.frameReturned(from: identity) }
             }
             return .pass
         }

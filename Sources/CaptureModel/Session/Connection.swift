@@ -27,19 +27,37 @@ public struct Connection: Sendable, Hashable, Identifiable {
     /// Whether the picture needs a flip element at all.
     var needsTransform: Bool { rotation != .none || isVideoMirrored }
 
-    /// The `videoflip` method: rotate first, then mirror the result left to right, as a viewer sees it.
-    package var videoDirection: String {
+    /// The turn and mirror its picture gets: rotate first, then mirror the result left to right, as a
+    /// viewer sees it.
+    package var videoDirection: VideoDirection {
         switch (rotation, isVideoMirrored) {
-        case (.none, false): return "identity"
-        case (.clockwise90, false): return "90r"
-        case (.upsideDown, false): return "180"
-        case (.counterclockwise90, false): return "90l"
-        case (.none, true): return "horiz"
-        case (.clockwise90, true): return "ul-lr"
-        case (.upsideDown, true): return "vert"
-        case (.counterclockwise90, true): return "ur-ll"
+        case (.none, false): return .identity
+        case (.clockwise90, false): return .clockwise
+        case (.upsideDown, false): return .halfTurn
+        case (.counterclockwise90, false): return .counterclockwise
+        case (.none, true): return .mirrored
+        case (.clockwise90, true): return .clockwiseMirrored
+        case (.upsideDown, true): return .upsideDownMirrored
+        case (.counterclockwise90, true): return .counterclockwiseMirrored
         }
     }
+}
+
+/// The eight ways a picture can be turned and mirrored; each raw value is `videoflip`'s name for it.
+package enum VideoDirection: String, Sendable, CaseIterable {
+    case identity
+    case clockwise = "90r"
+    case halfTurn = "180"
+    case counterclockwise = "90l"
+    case mirrored = "horiz"
+    /// Turned clockwise, then mirrored: the picture flipped about its upper-left to lower-right diagonal.
+    case clockwiseMirrored = "ul-lr"
+    case upsideDownMirrored = "vert"
+    /// Turned counterclockwise, then mirrored: flipped about the upper-right to lower-left diagonal.
+    case counterclockwiseMirrored = "ur-ll"
+
+    /// Whether the picture's width and height trade places.
+    package var swapsSides: Bool { [.clockwise, .counterclockwise, .clockwiseMirrored, .counterclockwiseMirrored].contains(self) }
 }
 
 /// Clockwise rotation applied to a camera's picture.

@@ -12,33 +12,35 @@ import GStreamer
 /// size costs about what scaling the recorded picture down to it would (each camera is scaled once, into
 /// its region), and a flip is a copy of one camera's frame. Every branch starts with a leaky queue, and
 /// the window does not wait for the clock, so a slow display loses preview pictures, never recorded ones.
-extension GraphBuilder {
+struct PreviewPart {
+    let configuration: SessionConfiguration
+
     /// The preview's picture size: its width, and the recorded picture's aspect.
-    var previewSize: (width: Int, height: Int) {
+    var size: (width: Int, height: Int) {
         let (width, height) = configuration.preset.outputSize
         let previewWidth = max(2, (configuration.previewOutput?.width ?? width) & ~1)
         return (previewWidth, max(2, Int((Double(previewWidth) * Double(height) / Double(width)).rounded()) & ~1))
     }
 
     /// Where a preview connection's camera goes in the preview's picture; nil for other connections.
-    func previewRegion(of connection: Connection) -> Region? {
+    func region(of connection: Connection) -> Region? {
         guard let preview = configuration.previewOutput, connection.outputID == preview.id,
               let composed = configuration.composedCameras(into: preview.id) else { return nil }
-        let regions = configuration.layout.regions(width: previewSize.width, height: previewSize.height)
+        let regions = configuration.layout.regions(width: size.width, height: size.height)
         return connection == composed.main ? regions.main : connection == composed.inset ? regions.inset : nil
     }
 
     /// Links a camera's preview branch to its region of the preview compositor.
-    mutating func addToPreview(_ connection: Connection, after flip: String, rate: Double) {
-        guard let region = previewRegion(of: connection) else { return }
-        let compositor = ensurePreviewCompositor(rate: rate)
+    func addCamera(_ connection: Connection, after flip: String, rate: Double, to plan: inout GraphPlan) {
+        guard let region = region(of: connection) else { return }
+        let compositor = compositor(rate: rate, &plan)
         let pad = "sink_\(plan.links.filter { $0.to == compositor }.count)"
-        plan.link(flip, to: compositor, pad, padProperties: GraphBuilder.padProperties(region))
+        plan.link(flip, to: compositor, pad, padProperties: ProgramStage.padProperties(region))
     }
 
     /// The preview compositor. It waits one frame interval for a late camera frame, then shows the last
     /// one it has: a preview should be prompt rather than complete.
-    private mutating func ensurePreviewCompositor(rate: Double) -> String {
+    private func compositor(rate: Double, _ plan: inout GraphPlan) -> String {
         if let name = plan.previewCompositor { return name }
         let wait = UInt64(1_000_000_000 / max(1, rate))
         plan.previewCompositor = plan.shared { $0.add("preview", .compositor, [("background", .string("black")), ("latency", .uint(wait))]) }
@@ -47,9 +49,9 @@ extension GraphBuilder {
 
     /// Composed in I420 at preview size, an optional line of text, and the window. The sink shows each
     /// picture as it comes (no clock sync): the cameras are live already.
-    mutating func addPreviewWindow(_ preview: PreviewOutput, rate: Double) {
+    func addWindow(_ preview: PreviewOutput, rate: Double, to plan: inout GraphPlan) {
         guard let compositor = plan.previewCompositor else { return }
-        let (width, height) = previewSize
+        let (width, height) = size
         var chain = [compositor, plan.add("preview-caps", .capsfilter, [("caps", .caps(GraphCaps.picture(width: width, height: height, frameRate: rate)))])]
         if preview.showsOverlay {
             let overlay = plan.add("preview-overlay", .textoverlay, [

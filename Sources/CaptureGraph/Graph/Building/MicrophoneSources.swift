@@ -1,0 +1,48 @@
+import CaptureModel
+import GStreamer
+
+/// Each microphone's source, up to its queue: a sound card, the sound server, a tone or the sync beeps,
+/// made into mono sound at the session's rate. A card kept through its loss is asked for the same format
+/// when it is back (`SourceKeeper`).
+struct MicrophoneSources {
+    let configuration: SessionConfiguration
+
+    func add(_ input: DeviceInput, prefix: String, to plan: inout GraphPlan) -> String {
+        let source: String
+        switch input.device.source {
+        case .alsa(let device):
+            source = plan.add("\(prefix)-src", .alsasrc, [("device", .string(device))])
+        case .soundServer(let name):
+            source = plan.add("\(prefix)-src", .pulsesrc, name.map { [("device", .string($0))] } ?? [])
+        case .tone(let frequency):
+            source = plan.add("\(prefix)-src", .audiotestsrc, [
+                ("is-live", .bool(true)), ("wave", .string("sine")), ("freq", .double(frequency)), ("volume", .double(0.4)),
+            ])
+        case .syncBeeps:
+            // Silence from audiotestsrc, with beeps put in by pipcam (see `Pad.soundSyncBeeps`) in the one
+            // format they are written in.
+            let silence = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
+            source = plan.add("\(prefix)-beeps", .capsfilter, [("caps", .caps(GraphCaps.syncBeeps))])
+            plan.chain([silence, source])
+            plan.syncSignals[ElementHandle(source)] = .beep
+        default:
+            source = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
+        }
+        var chain = [source]
+        if configuration.deviceLoss.action == .continue, input.device.isSoundDevice {
+            // A card that comes back is asked for the format it had: the keeper fixes this filter's caps
+            // to it when the card goes (a loopback card, for one, pairs its sides by the first to open).
+            let format = plan.add("\(prefix)-format", .capsfilter)
+            chain.append(format)
+            let node = plan.node(source)!
+            plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), factory: node.factory, properties: node.properties,
+                                          next: ElementHandle(format), selector: nil, end: ElementHandle(format)))
+        }
+        let convert = plan.add("\(prefix)-convert", .audioconvert)
+        let resample = plan.add("\(prefix)-resample", .audioresample)
+        let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 1)))])
+        let queue = plan.add("\(prefix)-queue", .queue, GraphBuilder.leakyQueue(buffers: GraphBuilder.microphoneQueueBuffers))
+        plan.chain(chain + [convert, resample, caps, queue])
+        return queue
+    }
+}

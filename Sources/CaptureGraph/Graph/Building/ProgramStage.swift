@@ -1,0 +1,74 @@
+import CaptureModel
+import GStreamer
+
+/// The shared program: the cameras composed into one picture, and the microphones mixed into one sound,
+/// each made once (when the first camera or microphone is connected to it) and encoded once, whatever
+/// outputs take it. An output that wants the program (the file today; a stream would be the next) links
+/// to what `addPicture` and `addMix` return, through a tee when there are several.
+enum ProgramStage {
+    /// How late a microphone's audio may arrive before the mixer fills in silence. Sound cards deliver
+    /// in bursts, and more so on a loaded machine; half a second costs nothing in a recording.
+    static let mixerLatency: [(String, PropertyValue)] = [("latency", .uint(500_000_000))]
+
+    /// The picture's compositor.
+    static func compositor(_ plan: inout GraphPlan) -> String {
+        if let name = plan.compositor?.name { return name }
+        // Waiting up to 100 ms for a late camera frame keeps a busy machine from composing pictures
+        // without it (a black or frozen region); a recording does not mind the delay.
+        // The picture starts with the first camera frame: composed before any camera has one, its caps
+        // are renegotiated when the cameras arrive and its timestamps restart, so the encoder stamps a
+        // picture twice, the muxer drops it, and the file is broken up to the next key frame.
+        let compositor = plan.shared { $0.add("picture", .compositor, [
+            ("background", .string("black")), ("latency", .uint(100_000_000)), ("start-time-selection", .string("first")),
+        ]) }
+        plan.compositor = ElementHandle(compositor)
+        return compositor
+    }
+
+    /// The sound's mixer.
+    static func mixer(_ plan: inout GraphPlan) -> String {
+        if let name = plan.mixerName { return name }
+        plan.mixerName = plan.shared { $0.add("mix", .audiomixer, mixerLatency) }
+        return plan.mixerName!
+    }
+
+    /// The composed picture at the recording's size and rate, encoded once for the outputs that take it
+    /// (the file, the live-photo ring); the element it leaves by, or nil when nothing encodes it (composed
+    /// for photos of the picture only).
+    static func addPicture(_ movie: MovieFileOutput, size: (width: Int, height: Int), rate: Double, configuration: SessionConfiguration,
+                           to plan: inout GraphPlan) -> String? {
+        guard let compositor = plan.compositor?.name else { return nil }
+        let caps = plan.add("picture-caps", .capsfilter, [("caps", .caps(GraphCaps.picture(width: size.width, height: size.height, frameRate: rate)))])
+        plan.compositeSource = ElementHandle(caps)
+        let ring = configuration.photoOutput?.isLivePhotoCaptureEnabled == true
+        guard movie.writesFile || ring else {
+            plan.chain([compositor, caps, plan.addDiscard("picture-discard")])
+            return nil
+        }
+        // A second of pictures absorbs the encoder's start and its bursts. A machine that cannot encode
+        // in real time drops composed pictures here (counted, and shown in the status line) rather than
+        // letting the recording fall ever further behind the cameras and microphones.
+        let queue = plan.add("picture-queue", .queue, GraphBuilder.leakyQueue(buffers: max(8, Int(rate.rounded()))))
+        plan.pictureQueue = ElementHandle(queue)
+        let encoded = Encoders.addVideo(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate,
+                                        keyFrameSeconds: ring || movie.segmenting != nil ? 1 : 2, livePhotoRing: ring, to: &plan)
+        plan.chain([compositor, caps, queue, encoded.first])
+        plan.pictureEncoder = ElementHandle(encoded.first)
+        return encoded.last
+    }
+
+    /// The mixed sound in stereo, encoded once; the element it leaves by, or nil without a microphone.
+    static func addMix(_ movie: MovieFileOutput, to plan: inout GraphPlan) -> String? {
+        guard let mixer = plan.mixerName else { return nil }
+        let caps = plan.add("mix-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 2)))])
+        plan.link(mixer, to: caps)
+        return Encoders.addSound(movie, prefix: "mix", after: caps, to: &plan)
+    }
+
+    /// Where a camera goes in the picture.
+    static func padProperties(_ region: Region) -> [(String, PropertyValue)] {
+        [("xpos", .int(Int64(region.x))), ("ypos", .int(Int64(region.y))), ("width", .int(Int64(region.width))),
+         ("height", .int(Int64(region.height))), ("zorder", .uint(UInt64(region.zOrder))),
+         ("sizing-policy", .string("keep-aspect-ratio"))]
+    }
+}
