@@ -6,27 +6,29 @@ import CaptureModel
 extension CaptureSession {
     /// Makes `settings` on a camera (`ControlSettings`); returns the controls written, read back.
     public func setControls(_ settings: [ControlSettings.Setting], camera id: String) throws -> [CameraControl] {
-        let graph = try runningGraph()
-        let written = try graph.setControls(settings, camera: id)
+        let (graph, controls) = try running()
+        let written = try controls.set(settings, camera: id)
         eventContinuation.yield(.controlsChanged(camera: id, controls: written, at: graph.elapsed))
         return written
     }
 
     /// Puts every control of a camera back to its default; returns them all, read back.
     public func resetControls(camera id: String) throws -> [CameraControl] {
-        let graph = try runningGraph()
-        let controls = try graph.resetControls(camera: id)
-        eventContinuation.yield(.controlsChanged(camera: id, controls: controls, at: graph.elapsed))
-        return controls
+        let (graph, controls) = try running()
+        let all = try controls.reset(camera: id)
+        eventContinuation.yield(.controlsChanged(camera: id, controls: all, at: graph.elapsed))
+        return all
     }
 
     /// The controls the second camera follows the first camera in, from now on; none stops it following.
     public func matchControls(_ names: [String]) throws {
-        try runningGraph().match(names)
+        try running().controls.match(names)
     }
 
-    private func runningGraph() throws -> RunningGraph {
-        guard let graph = locked({ graph }) else { throw CaptureError.cameraControl("the session is not running") }
-        return graph
+    private func running() throws -> (graph: RunningGraph, controls: CameraControlKeeper) {
+        guard let running = locked({ graph.flatMap { graph in cameraControls.map { (graph, $0) } } }) else {
+            throw CaptureError.cameraControl("the session is not running")
+        }
+        return running
     }
 }

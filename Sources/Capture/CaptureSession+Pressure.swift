@@ -14,12 +14,12 @@ extension CaptureSession {
             var monitor = PressureMonitor()
             var controller = ThrottleController(policy: policy, frameRate: running.plan.frameRate)
             var applied = 0
-            _ = monitor.update(system: SystemReader.snapshot(), frames: running.pressureCounts, queueFill: running.encoderQueueFill)
+            _ = monitor.update(system: SystemReader.snapshot(), frames: running.counters.pressureCounts, queueFill: running.counters.encoderQueueFill)
             while (try? await Task.sleep(for: Self.pressureInterval)) != nil {
                 guard let self, !running.stopped.value else { return }
                 let time = running.elapsed
-                let counts = running.pressureCounts
-                let reading = monitor.update(system: SystemReader.snapshot(), frames: counts, queueFill: running.encoderQueueFill)
+                let counts = running.counters.pressureCounts
+                let reading = monitor.update(system: SystemReader.snapshot(), frames: counts, queueFill: running.counters.encoderQueueFill)
                 if let event = controller.observe(reading, at: time) {
                     do {
                         try await applyThrottle(event.settings, to: running)
@@ -32,7 +32,7 @@ extension CaptureSession {
                     }
                 }
                 eventContinuation.yield(.pressure(PressureSample(time: time, reading: reading, counts: counts,
-                                                                 skipped: running.skipped.value, throttleStep: applied)))
+                                                                 skipped: running.counters.skipped.value, throttleStep: applied)))
             }
         }
     }

@@ -114,19 +114,25 @@ extension CaptureSession {
         try running.watchFile(limit: recordingLimit) { [weak self] in
             Task { [weak self] in _ = try? await self?.stopRunning() }
         }
+        let controls = CameraControlKeeper(configuration: configuration, elapsed: { running.elapsed }) { [weak self] event in
+            self?.eventContinuation.yield(event)
+        }
+        running.cameraReopened.withValue { $0 = { controls.remake(of: $0, node: $1) } }
         locked {
             graph = running
+            cameraControls = controls
             stopTask = nil
             committed = configuration
         }
         do {
-            try await running.start(cameraWatch: watchCameras(configuration, running: running)) { [weak self] event in
+            try await running.start(cameraWatch: watchCameras(configuration, running: running), beforePlaying: controls.makeStartingControls) { [weak self] event in
                 self?.handle(event, from: running)
             }
         } catch {
             locked { if graph === running { graph = nil } }
             throw error
         }
+        controls.startMatching()
         // A fast replay takes every core on purpose and waits instead of dropping: nothing to throttle.
         var policy = configuration.throttlePolicy
         if configuration.replay == .fast { policy.isEnabled = false }
@@ -174,7 +180,11 @@ extension CaptureSession {
         }
         let summary = running.summary(path: configuration.movieFile?.path, problem: problem)
         locked {
-            if graph === running { graph = nil }
+            if graph === running {
+                graph = nil
+                cameraControls?.stop()
+                cameraControls = nil
+            }
             stopTask = nil
         }
         if !segmentOnly { configuration.finishDataOutputs() }
@@ -188,8 +198,8 @@ extension CaptureSession {
         let size = running.partsBytesWritten
             ?? configuration.movieFile.flatMap { ReadableFile.size(at: $0.path) }
         var status = LiveStatus(elapsed: running.elapsed,
-                                frames: running.cameraFrames.map { ($0.inputID, $0.frames) },
-                                dropped: running.droppedTotal,
+                                frames: running.counters.cameraFrames.map { ($0.inputID, $0.frames) },
+                                dropped: running.counters.droppedTotal,
                                 fileSize: size)
         status.away = running.away
         return status
@@ -214,9 +224,6 @@ extension CaptureSession {
             return
         case .warning(let text):
             eventContinuation.yield(.warning(text))
-            return
-        case .controlsChanged(let camera, let controls, let time):
-            eventContinuation.yield(.controlsChanged(camera: camera, controls: controls, at: time))
             return
         }
         guard running.started.value else { return }

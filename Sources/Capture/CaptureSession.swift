@@ -16,6 +16,8 @@ public final class CaptureSession: @unchecked Sendable {
     private var pending: SessionConfiguration?
     private var depth = 0
     var graph: RunningGraph?
+    /// The running graph's cameras' controls.
+    var cameraControls: CameraControlKeeper?
     var stopTask: Task<RecordingSummary, Never>?
     /// The file a recording started with, and how many files it has been split into by structural commits.
     var moviePathBase: String?

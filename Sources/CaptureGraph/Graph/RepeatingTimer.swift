@@ -2,15 +2,15 @@ import Foundation
 
 /// Work done every `interval` on a queue of its own (off Swift's cooperative threads: it may wait on a
 /// device), until cancelled.
-final class RepeatingTimer: @unchecked Sendable {
+package final class RepeatingTimer: @unchecked Sendable {
     private let source: DispatchSourceTimer
 
-    init(every interval: DispatchTimeInterval, label: String, _ work: @escaping @Sendable () -> Void) {
+    package init(every interval: DispatchTimeInterval, label: String, _ work: @escaping @Sendable () -> Void) {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
         source.schedule(deadline: .now() + interval, repeating: interval)
         source.setEventHandler(handler: work)
         source.resume()
     }
 
-    func cancel() { source.cancel() }
+    package func cancel() { source.cancel() }
 }

@@ -17,17 +17,17 @@ package enum GraphEvent: Sendable {
     case interruptionEnded(input: String, at: Duration)
     /// Something the recording goes on through, worth a line (a camera back in another mode).
     case warning(String)
-    /// A camera's controls were written (to follow a matched camera), read back.
-    case controlsChanged(camera: String, controls: [CameraControl], at: Duration)
 }
 
 /// Starting and finishing a built graph: the only place the pipeline's states and its bus are handled
 /// for a recording.
 extension RunningGraph {
     /// Listens to the bus (each message becomes at most one `GraphEvent`), then brings the pipeline to
-    /// PLAYING. A start that fails lets go of everything and throws the pipeline's own error, which says
-    /// more than "state change failed".
-    package func start(timeout: Duration = .seconds(15), cameraWatch: CameraWatch?, onEvent: @escaping @Sendable (GraphEvent) -> Void) async throws {
+    /// PLAYING, after `beforePlaying` (the cameras' controls are made before their first frame). A start
+    /// that fails lets go of everything and throws the pipeline's own error, which says more than "state
+    /// change failed"; a `CaptureError.cameraControl` from `beforePlaying` is thrown as it is.
+    package func start(timeout: Duration = .seconds(15), cameraWatch: CameraWatch?, beforePlaying: () throws -> Void = {},
+                       onEvent: @escaping @Sendable (GraphEvent) -> Void) async throws {
         let subscription = pipeline.bus.subscribe { [weak self] message in
             guard let self, let event = self.event(for: message) else { return }
             if case .failed(let error) = event { self.firstError.withValue { $0 = $0 ?? error } }
@@ -35,7 +35,7 @@ extension RunningGraph {
         }
         attach(subscription: subscription, cameraWatch: cameraWatch)
         do {
-            try makeStartingControls()
+            try beforePlaying()
             try await pipeline.reachState(.playing, timeout: timeout)
         } catch {
             // The error that made the start fail may still be on its way from a streaming thread: give it
@@ -55,9 +55,8 @@ extension RunningGraph {
             throw CaptureError.startFailed(input: input, element: element ?? "pipeline", cause: reason)
         }
         started.withValue { $0 = true }
-        if let movie = configuration.movieFile, movie.writesFile, parts == nil { fileInProgress.withValue { $0 = FileInProgress(path: movie.path) } }
+        writer.began()
         activateKeepers(onEvent: onEvent)
-        startMatching(onEvent: onEvent)
     }
 
     /// Ends the recording so the file is complete, then tears the graph down. End-of-stream goes in just
@@ -66,7 +65,7 @@ extension RunningGraph {
     package func finish(timeout: Duration, drained: Bool) async throws {
         defer { detach() }
         var failure: (any Error)?
-        if drained || fileFailed.value || cutShortAsked.value {
+        if drained || writer.failed.value || cutShortAsked.value {
             // A file that can no longer be written to (a full disk) takes no more: waiting for the end
             // of the streams would wait for ever. It keeps what reached it; so does a stop asked at once.
             _ = try pipeline.setState(.null)
@@ -74,22 +73,14 @@ extension RunningGraph {
             do {
                 try await pipeline.finish(timeout: timeout) {
                     // The file's writer may have failed since the check above: no end of stream will come.
-                    if self.fileFailed.value { self.pipeline.cutShort() } else { self.endAllSourcesFromDownstream() }
+                    if self.writer.failed.value { self.pipeline.cutShort() } else { self.endAllSourcesFromDownstream() }
                 }
             } catch {
                 failure = error
             }
         }
-        // What the muxer cannot write: which tracks play by default, and each track's duration. A file the
-        // muxer could not end (the disk filled under it, a stop asked at once) is ended here as a crashed
-        // one would be, giving up a fraction of a second at its end when its incomplete last block did not
-        // leave room for the index. If even that fails, `pipcam repair` can do it once there is room.
-        if let parts {
-            parts.finishAll()
-        } else if let movie = configuration.movieFile, movie.writesFile, let repaired = MatroskaFinish.end(path: movie.path) {
-            repairedFile.withValue { $0 = repaired }
-            return
-        }
+        // What the muxer could not write, written; a file it could not end, ended as a crashed one.
+        if writer.finish() { return }
         if let failure { throw failure }
     }
 
@@ -109,19 +100,14 @@ extension RunningGraph {
             keeper.sourceFailed(message, reason: text)
             return nil
         }
-        if case .error = message.kind, isFileWriter(message) {
-            fileFailed.withValue { $0 = true }
+        if case .error = message.kind, writer.isWriter(of: message) {
+            writer.failed.withValue { $0 = true }
             // A stop already waiting for the end of the streams (the disk watch asked for one as the disk
             // filled) would wait in vain: the end cannot reach the file any more.
             pipeline.cutShort()
-            if message.errorCode == .noSpaceLeft { return .failed(.diskFull(path: parts?.kept.last ?? configuration.movieFile?.path ?? "")) }
+            if message.errorCode == .noSpaceLeft { return .failed(.diskFull(path: writer.currentPath)) }
         }
-        if case .element(let structure) = message.kind, let parts, let location = structure.string("location") {
-            // splitmuxsink's word on its parts.
-            if structure.name == "splitmuxsink-fragment-opened" { parts.began(location) }
-            if structure.name == "splitmuxsink-fragment-closed" { parts.ended(location) }
-            return nil
-        }
+        if case .element(let structure) = message.kind, writer.note(structure) { return nil }
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && plan.previewSink.flatMap({ pipeline[$0] }).map({ message.isFrom($0) }) == true:
             return .previewClosed
@@ -137,14 +123,6 @@ extension RunningGraph {
         default:
             return nil
         }
-    }
-
-    /// Whether the message comes from what writes the file: its file sink, or anything inside the writer
-    /// of a recording in parts (which makes a muxer and a sink for each part).
-    private func isFileWriter(_ message: Message) -> Bool {
-        if let sink = plan.fileSink.flatMap({ pipeline[$0] }) { return message.isFrom(sink) }
-        guard parts != nil, let writer = plan.mux.flatMap({ pipeline[$0] }) else { return false }
-        return message.isFrom(within: writer)
     }
 
     /// What an error's debug text adds for a user. GStreamer starts it with the line of its own source

@@ -1,9 +1,34 @@
+import CaptureGraph
 import CaptureModel
 import Foundation
+import Locking
 
-/// Camera controls while recording: a description's settings made before the first frame, made again
-/// when a camera comes back, and changed live (`setControls`, `resetControls`).
-extension RunningGraph {
+/// Camera controls while a session records: a description's settings made before the first frame, made
+/// again when a camera comes back (its settings as made are kept), changed live, and the second camera
+/// following the first in the controls asked. V4L2 controls take changes while the camera streams, so
+/// nothing here touches the graph: it only hears when a camera is opened again.
+final class CameraControlKeeper: @unchecked Sendable {
+    private let configuration: SessionConfiguration
+    private let elapsed: @Sendable () -> Duration
+    private let report: @Sendable (SessionEvent) -> Void
+    /// Each camera's control settings as made (a `locked` value as it was read), by input id.
+    private let keptControls = Locked<[String: [ControlSettings.Step]]>([:])
+    /// The controls the second camera follows the first in, changed live; and the timer that reads them.
+    private let matchedControls = Locked<[String]>([])
+    private let matcher = Locked<RepeatingTimer?>(nil)
+
+    /// `elapsed` gives the recording's time for the events `report` passes on.
+    init(configuration: SessionConfiguration, elapsed: @escaping @Sendable () -> Duration, report: @escaping @Sendable (SessionEvent) -> Void) {
+        self.configuration = configuration
+        self.elapsed = elapsed
+        self.report = report
+    }
+
+    /// Stops following once the recording has stopped.
+    func stop() {
+        matcher.withValue { $0?.cancel(); $0 = nil }
+    }
+
     /// Makes every camera's `controls:` before the pipeline plays. A camera that refuses one stops the
     /// start, naming the camera and the control.
     func makeStartingControls() throws {
@@ -16,7 +41,7 @@ extension RunningGraph {
     }
 
     /// Changes a camera's controls while it records; returns the controls written, read back.
-    package func setControls(_ settings: [ControlSettings.Setting], camera id: String) throws -> [CameraControl] {
+    func set(_ settings: [ControlSettings.Setting], camera id: String) throws -> [CameraControl] {
         let camera = try controls(of: id)
         let (steps, _) = try plan(settings, for: id, on: camera)
         let written = try camera.apply(steps)
@@ -30,7 +55,7 @@ extension RunningGraph {
 
     /// Puts every control of a camera back to the driver's default, automatic modes first (a manual
     /// value is refused while its automatic mode is on, and comes back once it is off).
-    package func resetControls(camera id: String) throws -> [CameraControl] {
+    func reset(camera id: String) throws -> [CameraControl] {
         let camera = try controls(of: id)
         let all = try camera.all().filter { !$0.readOnly && $0.kind != .button }
         let switches = ControlSettings.automaticSwitches
@@ -41,7 +66,7 @@ extension RunningGraph {
     }
 
     /// Which controls the second camera follows the first in from now on (none: it stops following).
-    package func match(_ names: [String]) throws {
+    func match(_ names: [String]) throws {
         guard matchedPair() != nil else { throw CaptureError.cameraControl("matching needs two cameras with controls") }
         matchedControls.withValue { $0 = names }
     }
@@ -49,7 +74,7 @@ extension RunningGraph {
     /// Reads both cameras four times a second and writes the follower's controls when the leader's
     /// differ: a leader that changes (its automatic exposure, a live change) is followed within a
     /// quarter of a second. Cheap: a few ioctls per read.
-    func startMatching(onEvent: @escaping @Sendable (GraphEvent) -> Void) {
+    func startMatching() {
         matchedControls.withValue { $0 = configuration.matchedControls }
         guard let (leader, follower) = matchedPair() else { return }
         let timer = RepeatingTimer(every: .milliseconds(250), label: "pipcam.match") { [weak self] in
@@ -63,7 +88,7 @@ extension RunningGraph {
                 let ids = Set(steps.map(\.control.id))
                 kept[follower.id] = (kept[follower.id] ?? []).filter { !ids.contains($0.control.id) } + steps
             }
-            onEvent(.controlsChanged(camera: follower.id, controls: written, at: self.elapsed))
+            self.report(.controlsChanged(camera: follower.id, controls: written, at: self.elapsed()))
         }
         matcher.withValue { $0 = timer }
     }
@@ -76,7 +101,7 @@ extension RunningGraph {
 
     /// The kept settings of a camera that came back, made again on its (maybe new) node; an optional
     /// camera that joins for the first time gets its description's settings there.
-    func remakeControls(of id: String, node: String) {
+    func remake(of id: String, node: String) {
         let camera = CameraControls(node: node)
         if let steps = keptControls.value[id], !steps.isEmpty {
             _ = try? camera.apply(steps)

@@ -1,0 +1,70 @@
+import CaptureModel
+import GStreamer
+import Locking
+
+/// When the composed picture starts and at what pace it goes on: held back until every camera has a
+/// frame in it (`PictureStartGate`), each camera's frames and the picture put on the frame grid, and
+/// pictures beyond a throttle rung's rate skipped before the encoder (`PictureRateLimiter`).
+final class PicturePacing: Sendable {
+    private let limiter: Locked<PictureRateLimiter>?
+
+    init(plan: GraphPlan, configuration: SessionConfiguration, pipeline: Pipeline, skipped: FrameCounter) throws {
+        if configuration.replay != .fast {
+            for (handle, rate) in plan.trackGrids { try pipeline[handle]?.staticPad("src").putFramesOnGrid(rate: Fraction(rate: rate)) }
+        }
+        guard let caps = plan.compositeSource.flatMap({ pipeline[$0] }) else {
+            limiter = nil
+            return
+        }
+        if let compositor = plan.compositor.flatMap({ pipeline[$0] }) { try Self.gateStart(of: compositor, plan: plan, configuration: configuration) }
+        // Under a throttle rung, pictures beyond its rate are skipped before the encoder: the file keeps
+        // its declared rate and every picture its timestamp, so the change needs no renegotiation.
+        // The compositor is asked not to compose the pictures that will be skipped, and the request
+        // stops there: the cameras' own filters would act on it too and drop frames it still needs.
+        let limiter = Locked(PictureRateLimiter(configuredRate: plan.frameRate))
+        self.limiter = limiter
+        let upstream = try caps.staticPad("sink")
+        try caps.staticPad("src").alignToFrameGrid(rate: Fraction(rate: plan.frameRate))
+        try caps.staticPad("src").addBufferProbe { time in
+            guard let time else { return .pass }
+            let decision = limiter.withValue { $0.decide(time) }
+            for _ in 0..<decision.missing { skipped.bump(nil) }
+            if let until = decision.skipBefore { upstream.requestNoPicturesBefore(until, now: time) }
+            if decision.keep { return .pass }
+            skipped.bump(time)
+            return .drop
+        }
+    }
+
+    /// The picture starts once every camera has a frame in it (see `PictureStartGate`). A fast replay's
+    /// compositor waits for every clip by itself. An optional camera that starts without its source is
+    /// not waited for: its "waiting" picture's first text loads the fonts (0.3 to 0.6 s measured in the
+    /// emulated VM), and the recording would begin that much late.
+    private static func gateStart(of compositor: Element, plan: GraphPlan, configuration: SessionConfiguration) throws {
+        let waiting = Set(plan.keptSources.filter(\.startsDetached).map(\.inputID))
+        let awaited = configuration.replay == .fast ? [:] : plan.compositorPads.filter { !waiting.contains($0.key) }
+        let start = Locked(PictureStartGate(cameras: awaited.count, patience: configuration.deviceLoss.silenceTimeout))
+        var inputs: [Pad] = []
+        for (input, name) in plan.compositorPads {
+            let pad = try compositor.staticPad(name)
+            pad.stopUpstreamQualityOfService()
+            // The compositor shows, in each picture, the camera frame that begins within it: a camera
+            // whose frames begin just after the picture's would be shown up to a frame early, and the
+            // picture's move onto the grid adds up to half a frame more, ahead of the sound. Each camera
+            // frame put on the grid first lands in the picture nearest to it. A fast replay's clips have
+            // no clock to keep to: its pictures start on the grid already.
+            if configuration.replay != .fast { pad.alignToFrameGrid(rate: Fraction(rate: plan.frameRate)) }
+            if awaited[input] != nil { inputs.append(pad) }
+        }
+        try compositor.staticPad("src").addBufferProbe { [inputs] time in
+            guard let time else { return .pass }
+            let admitted = start.withValue { $0.admits(pictureAt: time, everyCameraShown: inputs.allSatisfy(\.hasFrameInLastPicture)) }
+            return admitted ? .remove : .drop
+        }
+    }
+
+    /// Limits the pictures that reach the encoder to `rate` per second; nil lifts the limit.
+    func limit(to rate: Double?) {
+        limiter?.withValue { $0.rate = rate }
+    }
+}
