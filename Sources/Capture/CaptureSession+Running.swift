@@ -10,10 +10,7 @@ extension CaptureSession {
         try await operations.run {
             guard self.locked({ self.graph == nil }) else { return }
             let configuration = self.configuration
-            self.locked {
-                self.moviePathBase = configuration.movieFile?.path
-                self.segment = 1
-            }
+            self.segmentNames.begin(at: configuration.movieFile?.path)
             let plan = try configuration.graphPlan()
             do {
                 try await self.screens.share(for: configuration)
@@ -93,20 +90,7 @@ extension CaptureSession {
     /// The candidate, recording into the next free "name-N.mkv" when it would write to the same file.
     private func nextSegment(of candidate: SessionConfiguration, after previous: SessionConfiguration) -> SessionConfiguration {
         var next = candidate
-        guard let path = candidate.movieFile?.path else { return next }
-        locked {
-            guard path == previous.movieFile?.path, let base = moviePathBase else {
-                moviePathBase = path
-                segment = 1
-                return
-            }
-            var numbered: String
-            repeat {
-                segment += 1
-                numbered = MovieFileOutput.numberedPath(base, segment)
-            } while FileManager.default.fileExists(atPath: numbered)
-            next.movieFile?.path = numbered
-        }
+        if let path = segmentNames.path(for: candidate.movieFile?.path, after: previous.movieFile?.path) { next.movieFile?.path = path }
         return next
     }
 
@@ -125,7 +109,8 @@ extension CaptureSession {
             committed = configuration
         }
         do {
-            try await running.start(cameraWatch: watchCameras(configuration, running: running), beforePlaying: controls.makeStartingControls) { [weak self] event in
+            let cameras = SessionWatches.cameras(of: configuration, running: running) { [weak self] event in self?.eventContinuation.yield(event) }
+            try await running.start(cameraWatch: cameras, beforePlaying: controls.makeStartingControls) { [weak self] event in
                 self?.handle(event, from: running)
             }
         } catch {
@@ -136,7 +121,9 @@ extension CaptureSession {
         // A fast replay takes every core on purpose and waits instead of dropping: nothing to throttle.
         var policy = configuration.throttlePolicy
         if configuration.replay == .fast { policy.isEnabled = false }
-        running.attach(pressureWatch: watchPressure(of: running, policy: policy))
+        running.attach(pressureWatch: SessionWatches.pressure(of: running, policy: policy,
+                                                              apply: { [weak self] in try await self?.applyThrottle($0, to: running) },
+                                                              report: { [weak self] in self?.eventContinuation.yield($0) }))
         watchLimit(of: running)
         eventContinuation.yield(.started)
         if running.firstError.value != nil { finishAfterFailure(running) }
@@ -146,22 +133,12 @@ extension CaptureSession {
     /// reaches the limit stops it first, exact to the frame (`watchFile`), a few tenths of a second after.
     static let limitGrace: Duration = .milliseconds(500)
 
-    /// Stops the recording once the pipeline's clock passes its limit, whatever the cameras do: a
-    /// recording whose pictures stopped coming (every camera a clip that played out, every camera optional
-    /// and absent) would otherwise never see its picture reach the limit. Wakes at least once a second
-    /// until the graph stops.
+    /// Stops the recording once the pipeline's clock passes its limit, whatever the cameras do (`SessionWatches`).
     private func watchLimit(of running: RunningGraph) {
         guard let limit = recordingLimit else { return }
-        Task { [weak self] in
-            while !running.stopped.value {
-                let left = limit + Self.limitGrace - running.elapsed
-                if left <= .zero {
-                    guard let self, self.locked({ self.graph === running }) else { return }
-                    _ = try? await self.stopRunning()
-                    return
-                }
-                try? await Task.sleep(for: min(left, .seconds(1)))
-            }
+        SessionWatches.limit(limit + Self.limitGrace, of: running) { [weak self] in
+            guard let self, self.locked({ self.graph === running }) else { return }
+            _ = try? await self.stopRunning()
         }
     }
 
@@ -194,15 +171,7 @@ extension CaptureSession {
 
     /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size.
     public func liveStatus() -> LiveStatus? {
-        guard let running = locked({ graph }) else { return nil }
-        let size = running.partsBytesWritten
-            ?? configuration.movieFile.flatMap { ReadableFile.size(at: $0.path) }
-        var status = LiveStatus(elapsed: running.elapsed,
-                                frames: running.counters.cameraFrames.map { ($0.inputID, $0.frames) },
-                                dropped: running.counters.droppedTotal,
-                                fileSize: size)
-        status.away = running.away
-        return status
+        locked { graph }?.liveStatus()
     }
 
     // MARK: failures and devices
@@ -211,22 +180,8 @@ extension CaptureSession {
     /// once the graph plays, each ends the recording with what was recorded kept (before that, a failure
     /// is the start's to throw).
     private func handle(_ event: GraphEvent, from running: RunningGraph) {
-        switch event {
-        case .previewClosed: eventContinuation.yield(.previewClosed)
-        case .failed(let error): eventContinuation.yield(.runtimeError(error))
-        case .drained: break
-        case .interrupted(let input, let reason, let time):
-            // The recording goes on without the device: nothing to finish.
-            eventContinuation.yield(.interrupted(input: input, reason: reason, at: time))
-            return
-        case .interruptionEnded(let input, let time):
-            eventContinuation.yield(.interruptionEnded(input: input, at: time))
-            return
-        case .warning(let text):
-            eventContinuation.yield(.warning(text))
-            return
-        }
-        guard running.started.value else { return }
+        if let reported = event.sessionEvent { eventContinuation.yield(reported) }
+        guard event.endsRecording, running.started.value else { return }
         if case .drained = event { finishAfterFailure(running, drained: true) } else { finishAfterFailure(running) }
     }
 
@@ -235,28 +190,6 @@ extension CaptureSession {
         locked {
             guard graph === running, stopTask == nil else { return }
             stopTask = Task { await self.finish(running, segmentOnly: false, drained: drained) }
-        }
-    }
-
-    /// Hears cameras in use going away and coming back: a kept camera's keeper acts on it at once; with
-    /// `on-device-loss: stop`, the departure is reported (the camera's failure then ends the recording).
-    private func watchCameras(_ configuration: SessionConfiguration, running: RunningGraph) -> CameraWatch? {
-        let watched: [String: String] = Dictionary(uniqueKeysWithValues: configuration.inputs.compactMap { input in
-            input.device.isCamera ? input.device.node.map { ($0, input.id) } : nil
-        })
-        guard !watched.isEmpty else { return nil }
-        return CameraWatch { [weak self, weak running] change in
-            guard let node = change.camera.node, let id = watched[node], let running else { return }
-            let arrived: Bool
-            switch change {
-            case .left: arrived = false
-            case .arrived: arrived = true
-            }
-            if running.keepsGoing(without: id) {
-                running.device(atNode: node, arrived: arrived)
-            } else if !arrived {
-                self?.eventContinuation.yield(.interrupted(input: id, reason: .removed, at: running.elapsed))
-            }
         }
     }
 }

@@ -19,9 +19,8 @@ public final class CaptureSession: @unchecked Sendable {
     /// The running graph's cameras' controls.
     var cameraControls: CameraControlKeeper?
     var stopTask: Task<RecordingSummary, Never>?
-    /// The file a recording started with, and how many files it has been split into by structural commits.
-    var moviePathBase: String?
-    var segment = 1
+    /// The files a recording goes on in when a structural change starts a new graph.
+    let segmentNames = SegmentNames()
     /// Screens shared through the desktop's portal, asked for at the first start and kept across commits.
     let screens = ScreenShares()
     let operations = OperationChain()

@@ -45,31 +45,8 @@ enum GValueBridge {
         case pc_type_boolean():
             guard case .bool(let flag) = value else { throw mismatch() }
             g_value_set_boolean(&gvalue, flag ? 1 : 0)
-        case pc_type_int(), pc_type_long(), pc_type_int64():
-            guard let number = signedInteger(value) else { throw mismatch() }
-            switch fundamental {
-            case pc_type_int():
-                guard let narrow = gint(exactly: number) else { throw invalid() }
-                g_value_set_int(&gvalue, narrow)
-            case pc_type_long():
-                g_value_set_long(&gvalue, glong(number))
-            default:
-                g_value_set_int64(&gvalue, gint64(number))
-            }
-        case pc_type_uint(), pc_type_ulong(), pc_type_uint64():
-            guard let number = unsignedInteger(value) else {
-                if signedInteger(value) != nil { throw invalid() }
-                throw mismatch()
-            }
-            switch fundamental {
-            case pc_type_uint():
-                guard let narrow = guint(exactly: number) else { throw invalid() }
-                g_value_set_uint(&gvalue, narrow)
-            case pc_type_ulong():
-                g_value_set_ulong(&gvalue, gulong(number))
-            default:
-                g_value_set_uint64(&gvalue, guint64(number))
-            }
+        case pc_type_int(), pc_type_long(), pc_type_int64(), pc_type_uint(), pc_type_ulong(), pc_type_uint64():
+            try storeInteger(value, fundamental: fundamental, into: &gvalue, expected: expected)
         case pc_type_float(), pc_type_double():
             guard let number = value.doubleValue else { throw mismatch() }
             if fundamental == pc_type_float() { g_value_set_float(&gvalue, gfloat(number)) }
@@ -97,6 +74,42 @@ enum GValueBridge {
         }
         // GLib clamps out-of-range numbers with a warning; treat that as the caller's error instead.
         if let spec, g_param_value_validate(spec, &gvalue) != 0 { throw invalid() }
+    }
+
+    /// Stores a whole number into an integer GValue of any width and sign: one that does not fit is the
+    /// caller's error, never truncated.
+    private static func storeInteger(_ value: PropertyValue, fundamental: GType, into gvalue: inout GValue, expected: String) throws(Mismatch) {
+        func mismatch() -> Mismatch { Mismatch(expected: expected, invalidValue: false) }
+        func invalid() -> Mismatch { Mismatch(expected: expected, invalidValue: true) }
+        switch fundamental {
+        case pc_type_int(), pc_type_long(), pc_type_int64():
+            guard let number = signedInteger(value) else { throw mismatch() }
+            switch fundamental {
+            case pc_type_int():
+                guard let narrow = gint(exactly: number) else { throw invalid() }
+                g_value_set_int(&gvalue, narrow)
+            case pc_type_long():
+                g_value_set_long(&gvalue, glong(number))
+            default:
+                g_value_set_int64(&gvalue, gint64(number))
+            }
+        case pc_type_uint(), pc_type_ulong(), pc_type_uint64():
+            guard let number = unsignedInteger(value) else {
+                if signedInteger(value) != nil { throw invalid() }
+                throw mismatch()
+            }
+            switch fundamental {
+            case pc_type_uint():
+                guard let narrow = guint(exactly: number) else { throw invalid() }
+                g_value_set_uint(&gvalue, narrow)
+            case pc_type_ulong():
+                g_value_set_ulong(&gvalue, gulong(number))
+            default:
+                g_value_set_uint64(&gvalue, guint64(number))
+            }
+        default:
+            throw mismatch()
+        }
     }
 
     /// Parses text the way gst-launch does (enum nicks, flags "a+b", caps, fractions, numbers).

@@ -106,6 +106,15 @@ package final class RunningGraph: @unchecked Sendable {
         for keeper in keepers { keeper.stop() }
     }
 
+    /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size, who is away.
+    package func liveStatus() -> LiveStatus {
+        let size = partsBytesWritten ?? configuration.movieFile.flatMap { ReadableFile.size(at: $0.path) }
+        var status = LiveStatus(elapsed: elapsed, frames: counters.cameraFrames.map { ($0.inputID, $0.frames) },
+                                dropped: counters.droppedTotal, fileSize: size)
+        status.away = away
+        return status
+    }
+
     /// What the file holds once the graph has stopped.
     package func summary(path: String?, problem: String?) -> RecordingSummary {
         stopped.withValue { $0 = true }

@@ -1,6 +1,6 @@
 /// The `cost:` and `throttle:` sections: what to do when a session costs more than the machine has,
 /// and how a recording lightens itself under load.
-extension PipelineDescription {
+extension DescriptionReader {
     static let costKeys = ["over-budget"]
     static let throttleKeys = ["enabled", "floor-fps", "step-down-after", "restore-after", "steps"]
     static let throttleStepKeys = ["inset-size", "main-size", "frame-rate-step"]
