@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "pipcam", targets: ["pipcam"]),
         .library(name: "GStreamer", targets: ["GStreamer"]),
         .library(name: "CaptureModel", targets: ["CaptureModel"]),
+        .library(name: "LinuxIO", targets: ["LinuxIO"]),
         .library(name: "CaptureGraph", targets: ["CaptureGraph"]),
         .library(name: "Capture", targets: ["Capture"]),
     ],
@@ -22,7 +23,7 @@ let package = Package(
             pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-pbutils-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        // The one V4L2 ioctl the capture layer needs (camera orientation).
+        // The V4L2 ioctls pipcam needs (capture check, bus info, orientation, controls).
         .systemLibrary(name: "CV4L2"),
         // GIO's D-Bus client, for the desktop's screen-sharing portal.
         .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -32,12 +33,16 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGio", "Locking"]),
         // Beside the layers: the capture model as values (configuration, devices, layout, outputs, cost,
         // pressure, throttle, descriptions). It never imports GStreamer, so it builds and tests without it.
-        .target(name: "CaptureModel", dependencies: ["CV4L2", "Locking", .product(name: "Yams", package: "Yams")]),
+        .target(name: "CaptureModel", dependencies: ["Locking", .product(name: "Yams", package: "Yams")]),
+        // The machine, read and written into the model's values: V4L2 ioctls (capture check, controls),
+        // udev's links, who holds a device (/proc), the file while it is written (locked, synced), and a
+        // cut-off Matroska file ended in place.
+        .target(name: "LinuxIO", dependencies: ["CaptureModel", "CV4L2", "Locking"]),
         // Layer 3: the graph a configuration becomes (plan, builder, assembler, running graph, photos,
         // preview), and what else runs GStreamer (devices, the machine's measurement, analysis taps).
-        .target(name: "CaptureGraph", dependencies: ["CaptureModel", "GStreamer", "Locking"]),
+        .target(name: "CaptureGraph", dependencies: ["CaptureModel", "GStreamer", "LinuxIO", "Locking"]),
         // Layer 4: the capture session, on the graph and the model; it never imports GStreamer.
-        .target(name: "Capture", dependencies: ["CaptureGraph", "CaptureModel", "Locking"]),
+        .target(name: "Capture", dependencies: ["CaptureGraph", "CaptureModel", "LinuxIO", "Locking"]),
         // Layer 5: the command line.
         .executableTarget(
             name: "pipcam",
@@ -50,10 +55,12 @@ let package = Package(
         // between picture and sound read from a recording (the tests' `SyncOffsets`), for `bench/soak`.
         .executableTarget(name: "sync-signals", dependencies: ["GStreamer", "PipcamTestSupport"], path: "Tests/SyncSignals"),
         // Pure code in seconds, without running a pipeline: `make unit`.
-        .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "Locking", "PipcamTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "LinuxIO", "Locking", "PipcamTestSupport"],
+                    exclude: ["Golden"]),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureGraph", "CaptureModel", "Locking", "PipcamTestSupport"]),
-        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "CaptureModel", "PipcamTestSupport"], exclude: ["HostileDescriptions"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureGraph", "CaptureModel", "LinuxIO", "Locking", "PipcamTestSupport"]),
+        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "CaptureModel", "LinuxIO", "PipcamTestSupport"],
+                    exclude: ["HostileDescriptions"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,3 +2,4 @@
 /// services the graph offers beside the session: devices, cost, and the graph a configuration becomes.
 @_exported import CaptureGraph
 @_exported import CaptureModel
+@_exported import LinuxIO

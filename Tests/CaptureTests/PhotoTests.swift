@@ -1,6 +1,7 @@
 @testable import Capture
 @testable import CaptureGraph
 @testable import CaptureModel
+@testable import LinuxIO
 import Foundation
 import GStreamer
 import PipcamTestSupport

@@ -1,6 +1,7 @@
 @testable import Capture
 @testable import CaptureGraph
 @testable import CaptureModel
+@testable import LinuxIO
 import XCTest
 
 /// Which udev name becomes a camera's id; the names come from udev's database on real machines (see

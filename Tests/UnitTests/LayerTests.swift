@@ -19,6 +19,21 @@ final class LayerTests: XCTestCase {
         try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "Capture", "CaptureGraph"], in: "Sources/CaptureModel")
     }
 
+    /// The model holds values: reading and writing the machine (V4L2 ioctls, udev, locks and syncs, /proc
+    /// and /sys) is `LinuxIO`'s, which never runs GStreamer either.
+    func testTheModelDoesNoLinuxIO() throws {
+        try assertNoImports(of: ["CV4L2", "LinuxIO", "GStreamer"], in: "Sources/CaptureModel")
+        try assertNoImports(of: ["GStreamer", "CGStreamer", "CaptureGraph", "Capture"], in: "Sources/LinuxIO")
+        let root = "\(Paths.repository)/Sources/CaptureModel"
+        let calls = try NSRegularExpression(pattern: #"\b(ioctl|flock|fsync|usleep|pc_v4l2_\w+)\("#)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: "\(root)/\(path)", encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            let found = calls.matches(in: code, range: NSRange(code.startIndex..., in: code)).compactMap { Range($0.range, in: code).map { String(code[$0]) } }
+            XCTAssertEqual(found, [], "Sources/CaptureModel/\(path) does Linux I/O")
+        }
+    }
+
     private func assertNoImports(of modules: [String], in folder: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let root = "\(Paths.repository)/\(folder)"
         let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".swift") }

@@ -1,4 +1,5 @@
 @testable import CaptureModel
+@testable import LinuxIO
 import Foundation
 import PipcamTestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import CaptureModel
 import Foundation
 import GStreamer
+import LinuxIO
 import Locking
 
 /// A camera arriving or going away while pipcam runs.

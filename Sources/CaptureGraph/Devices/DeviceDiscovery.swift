@@ -2,6 +2,7 @@ import CV4L2
 import CaptureModel
 import Foundation
 import GStreamer
+import LinuxIO
 
 /// Finds the cameras and microphones attached to this machine through GStreamer's V4L2 and ALSA device
 /// providers and turns them into `CaptureDevice`s with stable ids, positions and formats.

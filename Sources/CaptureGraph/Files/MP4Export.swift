@@ -1,6 +1,7 @@
 import CaptureModel
 import Foundation
 import GStreamer
+import LinuxIO
 import Locking
 
 /// `pipcam export`: a recording as an MP4, for editors that do not read Matroska. The pictures (the

@@ -1,5 +1,6 @@
 import CaptureModel
 import Foundation
+import LinuxIO
 import Locking
 
 /// The files of a recording in parts (`Segmenting`), as splitmuxsink begins and ends them: each named as

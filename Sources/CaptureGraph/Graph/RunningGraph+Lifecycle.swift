@@ -1,6 +1,7 @@
 import CaptureModel
 import Foundation
 import GStreamer
+import LinuxIO
 
 /// What a running graph tells its session, read off the bus: the session decides what each means for
 /// the recording.

@@ -1,6 +1,7 @@
 import CaptureModel
 import Foundation
 import GStreamer
+import LinuxIO
 
 /// One capture of a photo output: stills from the cameras (and of the composed picture) taken off the
 /// running graph by one-shot probes, encoded apart from the recording, then a sidecar describing them.

@@ -1,6 +1,7 @@
 import CaptureModel
 import Foundation
 import GStreamer
+import LinuxIO
 import Locking
 
 /// Keeps one device's branch of a running recording going while the device fails, freezes or goes away,

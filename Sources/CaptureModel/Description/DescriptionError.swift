@@ -6,6 +6,10 @@ public struct DescriptionError: Error, CustomStringConvertible, Equatable {
     public let key: String
     public let message: String
 
+    package init(file: String, line: Int, column: Int, key: String, message: String) {
+        (self.file, self.line, self.column, self.key, self.message) = (file, line, column, key, message)
+    }
+
     public var description: String { "\(file):\(line):\(column): \(key): \(message)" }
 }
 

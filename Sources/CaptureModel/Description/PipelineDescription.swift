@@ -39,8 +39,8 @@ public struct PipelineDescription: Sendable {
         /// A device camera's controls, as written (`ControlSettings`).
         public var controls: [ControlSettings.Setting] = []
         /// Where the entry is, for errors found when devices are matched.
-        var location: SourceLocation
-        var controlsLocation: SourceLocation?
+        package var location: SourceLocation
+        package var controlsLocation: SourceLocation?
     }
 
     public var file: String

@@ -1,5 +1,6 @@
 import CaptureModel
 import GStreamer
+import LinuxIO
 import Locking
 
 /// What writes the recording: one file, or its parts, each named as it begins (`RecordingParts`); the

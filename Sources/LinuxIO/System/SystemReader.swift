@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// Reads a `SystemSnapshot` from the kernel's files: /proc/self/stat for this process's CPU time,

@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// A Matroska file opened for reading and patching in place, read element by element with `pread`:

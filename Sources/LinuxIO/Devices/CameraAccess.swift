@@ -1,4 +1,5 @@
 import CV4L2
+import CaptureModel
 import Foundation
 import Locking
 

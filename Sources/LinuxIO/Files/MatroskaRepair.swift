@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// Ends, in place, a Matroska recording whose writer never did (a crash, a kill, a power cut): what its

@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// What a recording needs once its muxer has ended it that GStreamer 1.22's muxer cannot write: which

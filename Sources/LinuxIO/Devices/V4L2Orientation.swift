@@ -1,4 +1,5 @@
 import CV4L2
+import CaptureModel
 
 /// Reads a camera's position from the V4L2 `camera_orientation` control where the driver reports it.
 package enum V4L2Orientation {

@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// Which USB bus each V4L2 camera sits on, read from sysfs: the camera's node

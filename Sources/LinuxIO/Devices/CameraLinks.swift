@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// The stable names udev gives camera nodes (`/dev/v4l/by-id/…`, `/dev/v4l/by-path/…`), and which of them

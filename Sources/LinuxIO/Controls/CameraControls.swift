@@ -1,4 +1,5 @@
 import CV4L2
+import CaptureModel
 import Foundation
 
 /// A V4L2 camera's controls, read and set while it streams (the driver allows a second open of the node

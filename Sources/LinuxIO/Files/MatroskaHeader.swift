@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// What the first bytes of a Matroska file say about it: who wrote it, whether the writer finished it,

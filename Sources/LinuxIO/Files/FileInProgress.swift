@@ -1,3 +1,4 @@
+import CaptureModel
 import Foundation
 
 /// A recording's file while it is written. Its data reaches the disk every second (`fdatasync`), so a
