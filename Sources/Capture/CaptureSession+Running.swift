@@ -114,7 +114,12 @@ extension CaptureSession {
                 self?.handle(event, from: running)
             }
         } catch {
-            locked { if graph === running { graph = nil } }
+            locked {
+                if graph === running {
+                    graph = nil
+                    cameraControls = nil
+                }
+            }
             throw error
         }
         controls.startMatching()
