@@ -114,12 +114,7 @@ extension CaptureSession {
                 self?.handle(event, from: running)
             }
         } catch {
-            locked {
-                if graph === running {
-                    graph = nil
-                    cameraControls = nil
-                }
-            }
+            release(running)
             throw error
         }
         controls.startMatching()
@@ -129,7 +124,13 @@ extension CaptureSession {
         running.attach(pressureWatch: SessionWatches.pressure(of: running, policy: policy,
                                                               apply: { [weak self] in try await self?.applyThrottle($0, to: running) },
                                                               report: { [weak self] in self?.eventContinuation.yield($0) }))
-        watchLimit(of: running)
+        if let limit = recordingLimit {
+            // Stops the recording once the pipeline's clock passes its limit, whatever the cameras do.
+            SessionWatches.limit(limit + Self.limitGrace, of: running) { [weak self] in
+                guard let self, self.locked({ self.graph === running }) else { return }
+                _ = try? await self.stopRunning()
+            }
+        }
         eventContinuation.yield(.started)
         if running.firstError.value != nil { finishAfterFailure(running) }
     }
@@ -138,12 +139,13 @@ extension CaptureSession {
     /// reaches the limit stops it first, exact to the frame (`watchFile`), a few tenths of a second after.
     static let limitGrace: Duration = .milliseconds(500)
 
-    /// Stops the recording once the pipeline's clock passes its limit, whatever the cameras do (`SessionWatches`).
-    private func watchLimit(of running: RunningGraph) {
-        guard let limit = recordingLimit else { return }
-        SessionWatches.limit(limit + Self.limitGrace, of: running) { [weak self] in
-            guard let self, self.locked({ self.graph === running }) else { return }
-            _ = try? await self.stopRunning()
+    /// Lets go of `running` and its cameras' control keeper, while it is still the session's graph.
+    private func release(_ running: RunningGraph) {
+        locked {
+            guard graph === running else { return }
+            graph = nil
+            cameraControls?.stop()
+            cameraControls = nil
         }
     }
 
@@ -161,14 +163,8 @@ extension CaptureSession {
             problem = "\(error)"
         }
         let summary = running.summary(path: configuration.movieFile?.path, problem: problem)
-        locked {
-            if graph === running {
-                graph = nil
-                cameraControls?.stop()
-                cameraControls = nil
-            }
-            stopTask = nil
-        }
+        release(running)
+        locked { stopTask = nil }
         if !segmentOnly { configuration.finishDataOutputs() }
         eventContinuation.yield(segmentOnly ? .segmentFinished(summary) : .stopped(summary))
         return summary
