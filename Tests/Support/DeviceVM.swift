@@ -23,6 +23,13 @@ public enum DeviceVM {
         public func scaled(_ seconds: Double) -> Double { seconds * slowness }
     }
 
+    /// A script line that sends one line to a pipcam control socket in the VM and prints its answer
+    /// (Perl is in every Debian system). The shared folders take no Unix socket: put it on a tmpfs.
+    public static func sendControl(_ line: String, socket: String) -> String {
+        #"perl -MIO::Socket::UNIX -e '$s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "$!\n"; print $s "$ARGV[1]\n"; print scalar <$s>;' "#
+            + "\(socket) '\(line)'"
+    }
+
     /// Runs `script` (sh, `set -e`) in the VM with `folder` writable, and skips the test when device tests
     /// are not asked for or the VM cannot boot. `options` go to `with-devices` (`--alsa`, `--pipewire`, `--disk`).
     public static func run(_ script: [String], folder: String, options: [String] = [], timeout: Int = 200) throws -> Run {

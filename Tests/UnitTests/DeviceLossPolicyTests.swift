@@ -62,6 +62,30 @@ final class DeviceLossPolicyTests: XCTestCase {
         XCTAssertFalse(stopping.nodes.contains { $0.factory == .inputSelector })
     }
 
+    /// Every rung of the throttle ladder is made live on two webcams kept through a loss: a slate's text,
+    /// sized to its camera, follows the camera's smaller capture in place (it once made the first rung
+    /// "change the graph's structure", and throttling stopped on every machine with real cameras).
+    func testEveryThrottleRungOfKeptWebcamsIsMadeLive() throws {
+        let webcams = ["/dev/video0", "/dev/video1"].map { node in
+            CaptureDevice(id: node, name: node, mediaType: .video, source: .v4l2(path: node), formats: Fixtures.vividFormats)
+        }
+        var configuration = SessionConfiguration(recording: webcams, to: MovieFileOutput(path: "/tmp/x.mkv"), preset: .hd720)
+        let full = try GraphBuilder.plan(for: configuration)
+        XCTAssertEqual(full.keptSources.count, 2)
+        let ladder = ThrottleLadder(frameRate: full.frameRate)
+        XCTAssertGreaterThan(ladder.rungs.count, 2)
+        for rung in ladder.rungs.dropFirst() {
+            configuration.throttle = rung.settings
+            let throttled = try GraphBuilder.plan(for: configuration)
+            XCTAssertEqual(throttled.structureKey, full.structureKey, "rung '\(rung.change)'")
+        }
+        configuration.throttle = ladder.rungs[1].settings
+        let slates = full.keptSources.compactMap { $0.slate?.text.name }
+        XCTAssertEqual(slates.count, 2)
+        let fonts = { (plan: GraphPlan) in slates.map { name in plan.node(name)?.properties.first { $0.0 == "font-desc" }?.1 } }
+        XCTAssertNotEqual(fonts(try GraphBuilder.plan(for: configuration)), fonts(full), "the inset's slate text is smaller")
+    }
+
     func testTheStatusLineAndTheSummaryNameWhatIsAway() {
         var line = StatusLine()
         line.isTerminal = false

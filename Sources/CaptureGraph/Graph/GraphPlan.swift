@@ -92,8 +92,9 @@ public struct GraphPlan: Sendable {
     public enum SyncSignal: Sendable { case flash, beep }
     /// Compositor sink pad of each composed camera, by input id.
     public var compositorPads: [String: String] = [:]
-    /// The caps filters that set what each camera captures; they change while running (see `isLive`).
-    public var cameraCaps: Set<String> = []
+    /// The caps filters that follow what each camera captures (its own, and its slate's rate); they
+    /// change while running (see `isLive`).
+    public var liveCaps: Set<String> = []
     public var cameraTaps: [CameraTaps] = []
     /// Where stills of each camera are taken (the element whose source pad carries its captured frames).
     public var stillSources: [String: ElementHandle<Element>] = [:]
@@ -202,11 +203,12 @@ extension Fraction {
 extension GraphPlan {
     /// Whether a running element takes a new value of this property without a rebuild: connection
     /// switches, flips, and a camera's capture size (the source renegotiates, which is what lets a swap
-    /// enlarge the camera that was captured small for the inset), with the clock's font that follows it.
+    /// enlarge the camera that was captured small for the inset), with the fonts that follow it (the
+    /// clock's, and a lost camera's slate's).
     func isLive(_ property: String, of node: Node) -> Bool {
         switch (node.factory, property) {
-        case (.valve, "drop"), (.videoflip, "video-direction"), (.timeoverlay, "font-desc"): return true
-        case (.capsfilter, "caps"): return cameraCaps.contains(node.name)
+        case (.valve, "drop"), (.videoflip, "video-direction"), (.timeoverlay, "font-desc"), (.textoverlay, "font-desc"): return true
+        case (.capsfilter, "caps"): return liveCaps.contains(node.name)
         default: return false
         }
     }

@@ -180,6 +180,7 @@ package final class RunningGraph: @unchecked Sendable {
                 guard old?.properties.first(where: { $0.0 == property })?.1 != value,
                       let element = pipeline[node.handle] else { continue }
                 try element.set(property, value)
+                if property == "caps" { keepers.first { $0.kept.next.name == node.name }?.modeChanging() }
             }
         }
         for link in next.links where !link.padProperties.isEmpty {

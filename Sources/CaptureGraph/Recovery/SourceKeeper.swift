@@ -159,6 +159,13 @@ final class SourceKeeper: @unchecked Sendable {
         }
     }
 
+    /// The camera is asked for another mode (a throttle rung, a swap): its source stops and starts its
+    /// stream, which takes a webcam a second or two and more on a loaded machine. Its silence counts
+    /// from a timeout after the change, so that the change is not taken for a loss.
+    func modeChanging() {
+        lastArrival.withValue { $0 = .now + timeout }
+    }
+
     // MARK: on the queue
 
     private func tick() {
@@ -346,7 +353,8 @@ final class SourceKeeper: @unchecked Sendable {
         let identity = element.identity
         pad.holdEndOfStream()
         pad.addBufferProbe { [weak self, lastArrival, awaitingReturn] _ in
-            lastArrival.withValue { $0 = .now }
+            // A frame still on its way in the old mode does not cut a mode change's grace short.
+            lastArrival.withValue { $0 = max($0, .now) }
             if awaitingReturn.withValue({ waiting in defer { waiting = false }; return waiting }), let keeper = self {
                 keeper.queue.async { keeper.frameReturned(from: identity) }
             }

@@ -48,7 +48,7 @@ struct CameraSources {
         case .alsa, .tone, .syncBeeps, .soundServer:
             break
         }
-        plan.cameraCaps.insert("\(prefix)-caps")
+        plan.liveCaps.insert("\(prefix)-caps")
         return queue
     }
 
@@ -167,6 +167,7 @@ struct CameraSources {
                      plan.add("\(prefix)-slate-text", .textoverlay, Slate.textProperties("", height: height)),
                      plan.add("\(prefix)-slate-repeat", .imagefreeze, [("is-live", .bool(true)), ("allow-replace", .bool(true))]),
                      plan.add("\(prefix)-slate-rate", .capsfilter, [("caps", .caps(rate))])]
+        plan.liveCaps.insert(chain.last!)
         plan.chain(chain)
         plan.link(chain.last!, to: selector, input)
         return .init(source: ElementHandle(chain[0]), text: ElementHandle(chain[2]), repeater: ElementHandle(chain[3]), input: input)
