@@ -59,7 +59,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureGraph", "CaptureModel", "LinuxIO", "Locking", "PipcamTestSupport"]),
-        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "CaptureModel", "LinuxIO", "PipcamTestSupport"],
+        .testTarget(name: "PipcamTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "LinuxIO", "PipcamTestSupport"],
                     exclude: ["HostileDescriptions"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CaptureGraph
 import CaptureModel
+import LinuxIO
 import Foundation
 
 extension CaptureSession {

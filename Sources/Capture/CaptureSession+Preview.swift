@@ -1,5 +1,6 @@
 import CaptureGraph
 import CaptureModel
+import LinuxIO
 import Foundation
 
 /// What a preview and live controls need of a running session, beyond commits.

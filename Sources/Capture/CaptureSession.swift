@@ -1,5 +1,6 @@
 import CaptureGraph
 import CaptureModel
+import LinuxIO
 import Foundation
 
 /// The multi-camera capture session (`AVCaptureMultiCamSession`): inputs and outputs are added without

@@ -1,5 +1,6 @@
 import CaptureGraph
 import CaptureModel
+import LinuxIO
 
 /// What a graph's event means for the session.
 extension GraphEvent {

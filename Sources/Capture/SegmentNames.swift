@@ -1,4 +1,5 @@
 import CaptureModel
+import LinuxIO
 import Foundation
 import Locking
 

@@ -1,5 +1,6 @@
 import CaptureGraph
 import CaptureModel
+import LinuxIO
 import Foundation
 
 /// What watches a running graph beside the session: its pressure each second, its clock against the

@@ -20,16 +20,16 @@ struct Check: AsyncParsableCommand {
     func run() async throws {
         // The recording's cost, with nothing recorded: its file is only named.
         let configuration = try sessionOptions.configuration(outputPath: nil)
-        let budget = try await BudgetCache.budget(remeasure: recalibrate) {
+        let budget = try await CostCheck.measuredBudget(remeasure: recalibrate) {
             FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
         }
-        let buses = UsbTopology.buses(of: configuration)
-        let cost = try configuration.hardwareCost(buses: buses, budget: budget)
+        let check = CostCheck(configuration, budget: budget)
+        let cost = try check.cost()
         print(cost.report(title: sessionOptions.source))
         print(Self.ladder(configuration))
-        for note in ElementFactory.absentOptionalElements { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        for note in CaptureLibrary.absentOptionalElements { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         guard cost.isOverBudget else { return }
-        print(HardwareCost.remedyList(try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget)))
+        print(HardwareCost.remedyList(try check.remedies()))
         throw ExitCode(2)
     }
 

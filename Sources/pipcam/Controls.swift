@@ -19,7 +19,7 @@ struct Controls: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let cameras = DeviceDiscovery.devices().filter(\.isCamera)
+        let cameras = CaptureDevices.list().filter(\.isCamera)
         let chosen = try camera.map { wanted in
             guard let found = cameras.first(where: { $0.id == wanted || $0.node == wanted || $0.node == URL(fileURLWithPath: wanted).resolvingSymlinksInPath().path }) else {
                 throw CLIError("no camera '\(wanted)' (present: \(cameras.isEmpty ? "none" : cameras.map(\.id).joined(separator: ", ")); see pipcam devices)")

@@ -8,10 +8,10 @@ enum CostGate {
         let stated = configuration.costPolicy.overBudget
         // A stated policy is worth measuring the machine for; otherwise a measurement `pipcam check` left
         // is used, and without one only the USB buses are checked (no surprise pause before recording).
-        var budget = BudgetCache.load() ?? unmeasured
+        var budget = CostCheck.keptBudget() ?? unmeasured
         if stated != nil {
             do {
-                budget = try await BudgetCache.budget {
+                budget = try await CostCheck.measuredBudget {
                     FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
                 }
             } catch {
@@ -20,17 +20,17 @@ enum CostGate {
                 return configuration
             }
         }
-        let buses = UsbTopology.buses(of: configuration)
-        let cost = try configuration.hardwareCost(buses: buses, budget: budget)
+        let check = CostCheck(configuration, budget: budget)
+        let cost = try check.cost()
         guard cost.isOverBudget else { return configuration }
         let summary = "hardware cost \(String(format: "%.2f", cost.total)) is over budget: \(cost.limit)"
         switch stated ?? (cost.overBudgetBuses.isEmpty ? .warn : .refuse) {
         case .refuse:
-            let first = try CostAdvisor.remedies(for: configuration, buses: buses, budget: budget).first
+            let first = try check.remedies().first
             let advice = first.map { "; try: \($0.text) (cost \(String(format: "%.2f", $0.cost)))" } ?? ""
             throw CLIError("\(summary)\(advice); pipcam check\(pipeline.map { " --pipeline \($0)" } ?? "") lists every fix, and cost: {over-budget: adjust} makes them")
         case .adjust:
-            let (fitted, applied) = try CostAdvisor.fitted(configuration, buses: buses, budget: budget)
+            let (fitted, applied) = try check.fitted()
             let changes = applied.map(\.text).joined(separator: "; ")
             FileHandle.standardError.write(Data("note: \(summary); adjusted: \(changes)\n".utf8))
             return fitted

@@ -14,7 +14,7 @@ struct Devices: AsyncParsableCommand {
     func run() async throws {
         // Started before the listing, so a camera that comes or goes while it is made is not missed.
         let changes = watch ? try CameraChanges() : nil
-        let devices = DeviceDiscovery.devices()
+        let devices = CaptureDevices.list()
         if json {
             let listing = try JSONValue(encoding: Listing(devices))
             print(watch ? listing.text : listing.indentedText)
@@ -109,12 +109,12 @@ struct Devices: AsyncParsableCommand {
 /// The camera watch as a stream that Ctrl-C or SIGTERM ends, so `devices --watch` exits cleanly.
 private final class CameraChanges: @unchecked Sendable {
     let stream: AsyncStream<CameraChange>
-    private let watch: CameraWatch
+    private let watch: CameraWatcher
     private var signals: [DispatchSourceSignal] = []
 
     init() throws {
         let (stream, continuation) = AsyncStream.makeStream(of: CameraChange.self)
-        guard let watch = CameraWatch(report: { continuation.yield($0) }) else {
+        guard let watch = CameraWatcher(report: { continuation.yield($0) }) else {
             throw CLIError("cannot watch cameras: GStreamer's V4L2 plugin is missing: sudo apt-get install gstreamer1.0-plugins-good")
         }
         self.stream = stream

@@ -29,7 +29,7 @@ struct Export: AsyncParsableCommand {
         FileHandle.standardError.write(Data("exporting \(name) to \(TerminalText.plain(target))…\n".utf8))
         let onTerminal = isatty(STDERR_FILENO) != 0
         do {
-            try await MP4Export.run(from: input, to: target) { share in
+            try await RecordingExport.toMP4(from: input, to: target) { share in
                 guard onTerminal else { return }
                 FileHandle.standardError.write(Data(String(format: "\rexporting: %3.0f %%", share * 100).utf8))
             }

@@ -13,6 +13,6 @@ struct LiveOptions: ParsableArguments {
 extension LiveOptions {
     /// The preview window, on a sink this machine's display can show; one line of error when there is none.
     func previewOutput() throws -> PreviewOutput {
-        PreviewOutput(sink: try PreviewSink.find(), showsOverlay: !noOverlay)
+        try PreviewOutput.onThisDisplay(showsOverlay: !noOverlay)
     }
 }

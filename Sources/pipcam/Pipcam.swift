@@ -10,7 +10,7 @@ struct Pipcam: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipcam",
         abstract: "Record two cameras and two microphones at once, picture-in-picture, into one Matroska file.",
-        version: "pipcam \(version) (\(CaptureRuntime.libraryVersion))",
+        version: "pipcam \(version) (\(CaptureLibrary.version))",
         subcommands: [Record.self, Preview.self, Photo.self, Check.self, Devices.self, Controls.self, Validate.self, Describe.self, Repair.self, Export.self]
     )
 
@@ -18,7 +18,7 @@ struct Pipcam: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
-            try CaptureRuntime.start()
+            try CaptureLibrary.start()
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

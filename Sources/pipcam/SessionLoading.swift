@@ -12,14 +12,14 @@ enum SessionLoading {
             default: return true
             }
         }
-        let devices = needsDevices ? DeviceDiscovery.devices() : []
+        let devices = needsDevices ? CaptureDevices.list() : []
         return try description.configuration(devices: devices, outputPath: outputPath, standIns: standIns,
-                                              soundServerSources: DeviceDiscovery.soundServerSourceNames)
+                                              soundServerSources: CaptureDevices.soundServerSourceNames)
     }
 
     /// The first two cameras and two microphones found, or those named.
     static func fromDevices(cameraIDs: [String], microphoneIDs: [String], outputPath: String) throws -> SessionConfiguration {
-        let devices = DeviceDiscovery.devices()
+        let devices = CaptureDevices.list()
         let cameras = try pick(cameraIDs, from: devices.filter(\.isCamera), kind: "camera", limit: 2)
         let microphones = try pick(microphoneIDs, from: devices.filter { !$0.isCamera }, kind: "microphone", limit: 2)
         guard cameras.count >= 2 else {
@@ -36,7 +36,7 @@ enum SessionLoading {
                 guard SoundServer.isRunning() else { throw CLIError("--mic default is the desktop's default input, and no PipeWire or PulseAudio server is running") }
                 return .soundServerMicrophone(id: "default", source: nil)
             }
-            if kind == "microphone", !devices.contains(where: { $0.id == id }), DeviceDiscovery.soundServerSourceNames().contains(id) {
+            if kind == "microphone", !devices.contains(where: { $0.id == id }), CaptureDevices.soundServerSourceNames().contains(id) {
                 return .soundServerMicrophone(id: id, source: id)
             }
             guard let device = devices.first(where: { $0.id == id || $0.node == id }) else {

@@ -1,4 +1,5 @@
 import Capture
+import CaptureGraph
 import GStreamer
 import PipcamTestSupport
 import XCTest

@@ -1,4 +1,5 @@
 import Capture
+import CaptureGraph
 import Foundation
 import PipcamTestSupport
 import XCTest

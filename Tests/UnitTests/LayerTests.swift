@@ -7,8 +7,18 @@ import XCTest
 /// (through the graph), and SwiftPM lets a target import any module its dependencies build, so those
 /// arrows are checked here.
 final class LayerTests: XCTestCase {
-    func testTheCommandLineImportsNoGStreamer() throws {
-        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "CV4L2"], in: "Sources/pipcam")
+    /// The command line imports the session only, and the session hands on the model's values and the
+    /// machine's readers but never the graph: what the command line needs of the graph (devices, cost,
+    /// preview, export) the session offers.
+    func testTheCommandLineReachesTheGraphOnlyThroughTheSession() throws {
+        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "CV4L2", "CaptureGraph", "CaptureModel", "LinuxIO"], in: "Sources/pipcam")
+        let root = "\(Paths.repository)/Sources/Capture"
+        var exported: [String] = []
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".swift") {
+            exported += try String(contentsOfFile: "\(root)/\(path)", encoding: .utf8).split(separator: "\n")
+                .filter { $0.hasPrefix("@_exported import ") }.map { String($0.dropFirst("@_exported import ".count)) }
+        }
+        XCTAssertEqual(exported.sorted(), ["CaptureModel", "LinuxIO"])
     }
 
     func testTheSessionImportsNoGStreamer() throws {

@@ -4,18 +4,6 @@ import GStreamer
 import LinuxIO
 import Locking
 
-/// A camera arriving or going away while pipcam runs.
-public enum CameraChange: Sendable, Equatable {
-    case arrived(CaptureDevice)
-    case left(CaptureDevice)
-
-    public var camera: CaptureDevice {
-        switch self {
-        case .arrived(let camera), .left(let camera): camera
-        }
-    }
-}
-
 /// Hears cameras come and go (a USB camera unplugged, a driver unbound and bound again) from the V4L2
 /// device provider, which udev tells. The provider is asked directly because on a desktop PipeWire's
 /// provider hides it from a device monitor, and a monitor would then report PipeWire's nodes, which say

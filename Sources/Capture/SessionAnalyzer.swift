@@ -1,7 +1,6 @@
 import CaptureModel
 import Dispatch
 import Foundation
-import GStreamer
 import Locking
 
 /// Measures what every camera and microphone of a session delivers while it records: per frame, mean
