@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 import Foundation
 import Locking
 

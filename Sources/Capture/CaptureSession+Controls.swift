@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 
 /// A camera's controls while the session runs: each change is made on the device in place (no new file,
 /// no lost frame), kept for when the camera comes back, and reported as `SessionEvent.controlsChanged`.

@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 import Foundation
 
 /// What a preview and live controls need of a running session, beyond commits.

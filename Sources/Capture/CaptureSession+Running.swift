@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 import Foundation
 
 /// Running a session: start, stop, applying commits to a running graph, and what happens on failure.

@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 import Foundation
 
 /// The multi-camera capture session (`AVCaptureMultiCamSession`): inputs and outputs are added without

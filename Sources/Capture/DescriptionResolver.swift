@@ -1,6 +1,3 @@
-import CaptureGraph
-import CaptureModel
-import LinuxIO
 import Foundation
 
 extension PipelineDescription {

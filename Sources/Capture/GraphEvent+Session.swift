@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 
 /// What a graph's event means for the session.
 extension GraphEvent {

@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 import Foundation
 
 /// Runs async operations one after another, in the order they were asked for: a session's commits,

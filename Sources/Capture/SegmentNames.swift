@@ -1,5 +1,4 @@
 import CaptureModel
-import LinuxIO
 import Foundation
 import Locking
 

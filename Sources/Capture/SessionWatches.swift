@@ -1,6 +1,5 @@
 import CaptureGraph
 import CaptureModel
-import LinuxIO
 import Foundation
 
 /// What watches a running graph beside the session: its pressure each second, its clock against the
