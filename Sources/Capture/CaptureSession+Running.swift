@@ -10,6 +10,9 @@ extension CaptureSession {
         try await operations.run {
             guard self.locked({ self.graph == nil }) else { return }
             let configuration = self.configuration
+            if let movie = configuration.movieFile, movie.writesFile {
+                UnfinishedRecordings.repair(besides: movie.path) { self.eventContinuation.yield($0) }
+            }
             self.segmentNames.begin(at: configuration.movieFile?.path)
             let plan = try configuration.graphPlan()
             do {
@@ -124,6 +127,12 @@ extension CaptureSession {
         running.attach(pressureWatch: SessionWatches.pressure(of: running, policy: policy,
                                                               apply: { [weak self] in try await self?.applyThrottle($0, to: running) },
                                                               report: { [weak self] in self?.eventContinuation.yield($0) }))
+        if let movie = configuration.movieFile, movie.writesFile {
+            SessionWatches.disk(of: running, path: movie.path, report: { [weak self] in self?.eventContinuation.yield($0) }) { [weak self] in
+                guard let self, self.locked({ self.graph === running }) else { return }
+                _ = try? await self.stopRunning()
+            }
+        }
         if let limit = recordingLimit {
             // Stops the recording once the pipeline's clock passes its limit, whatever the cameras do.
             SessionWatches.limit(limit + Self.limitGrace, of: running) { [weak self] in

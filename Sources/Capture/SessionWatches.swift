@@ -3,7 +3,7 @@ import CaptureModel
 import Foundation
 
 /// What watches a running graph beside the session: its pressure each second, its clock against the
-/// recording's limit, and its cameras going and coming back. Each reports to the session through the
+/// recording's limit, the disk its file fills, and its cameras going and coming back. Each reports to the session through the
 /// closures it is given, and ends when the graph stops.
 enum SessionWatches {
     /// How often pressure is sampled: often enough to react within seconds, rarely enough to cost nothing.
@@ -54,6 +54,30 @@ enum SessionWatches {
                     return
                 }
                 try? await Task.sleep(for: min(left, .seconds(1)))
+            }
+        }
+    }
+
+    /// Checks twice a second how long the disk holding `path` lasts at the rate the file grows: warns
+    /// once under ten minutes, and reports the disk full and calls `stop` while there is room left to
+    /// finish the file.
+    static func disk(of running: RunningGraph, path: String, report: @escaping @Sendable (SessionEvent) -> Void,
+                     stop: @escaping @Sendable () async -> Void) {
+        Task {
+            var disk = DiskGuard(path: path)
+            while !running.stopped.value {
+                try? await Task.sleep(for: .milliseconds(500))
+                let live = running.liveStatus()
+                switch disk.check(fileSize: live.fileSize, elapsed: live.elapsed, freeBytes: FreeSpace.bytes(at: path)) {
+                case .filling(let shortfall):
+                    report(.warning("the disk is filling up: \(shortfall.room)"))
+                case .full:
+                    report(.runtimeError(.diskFull(path: path)))
+                    await stop()
+                    return
+                case nil:
+                    break
+                }
             }
         }
     }

@@ -105,8 +105,6 @@ struct Record: AsyncParsableCommand {
             throw CLIError("give the file to record to: pipcam record OUT.mkv" + (sessionOptions.pipeline.map { " --pipeline \($0)" } ?? ""))
         }
         let path = try OutputPath.check(output, force: force)
-        // A recording of pipcam's own cut off beside the new one (a crash, a kill, a power cut) is made whole first.
-        Repair.repairUnfinished(in: URL(fileURLWithPath: path).deletingLastPathComponent().path, except: path)
         var configuration = try sessionOptions.configuration(outputPath: path, loaded: description)
         try applySegmenting(to: &configuration)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
@@ -182,17 +180,9 @@ enum OutputPath {
 
     /// Refuses to start with less than a minute of recording free on the file's disk, and warns under ten.
     static func checkRoom(for configuration: SessionConfiguration, path: String) throws {
-        guard let free = freeBytes(at: path), let shortfall = DiskBudget(for: configuration).shortfall(freeBytes: free, path: path) else { return }
+        guard let free = FreeSpace.bytes(at: path), let shortfall = DiskBudget(for: configuration).shortfall(freeBytes: free, path: path) else { return }
         if shortfall.isRefused { throw CLIError("not enough disk space: \(shortfall.room); free some space or record elsewhere") }
         FileHandle.standardError.write(Data("warning: little disk space: \(shortfall.room)\n".utf8))
-    }
-
-    /// Bytes an ordinary user may still write on the disk that holds `path` (or would hold it).
-    static func freeBytes(at path: String) -> Int64? {
-        var info = statvfs()
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard statvfs(folder, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 }
 

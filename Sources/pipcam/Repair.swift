@@ -3,7 +3,7 @@ import Capture
 import Foundation
 
 /// `pipcam repair`: a recording cut off by a crash, a kill or a power cut, made playable and seekable
-/// (its duration and index written) without re-encoding; `record` does the same by itself for the
+/// (its duration and index written) without re-encoding; a session does the same by itself for the
 /// unfinished recordings it finds beside its new file.
 struct Repair: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,26 +54,5 @@ struct Repair: ParsableCommand {
 
     static func dropped(_ result: MatroskaRepair.Result) -> String {
         result.droppedBytes > 0 ? " (an incomplete end of \(RecordingSummary.bytes(result.droppedBytes)) dropped)" : ""
-    }
-
-    /// Repairs the unfinished recordings of pipcam's own in `folder` (not `except`, which is about to be
-    /// written, nor one another pipcam is still recording), saying so in a line each.
-    static func repairUnfinished(in folder: String, except path: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names.sorted() where name.lowercased().hasSuffix(".mkv") {
-            let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-            guard candidate != path, MatroskaHeader.read(path: candidate)?.isUnfinishedRecording == true, !FileInProgress.isHeld(candidate) else { continue }
-            let line: String
-            do {
-                let result = try MatroskaRepair.repair(path: candidate)
-                line = "repaired an unfinished recording: \(candidate) (\(RecordingSummary.seconds(result.duration)))"
-            } catch MatroskaRepair.Failure.noPictures {
-                // Cut off before its first picture: nothing to save, and nothing worth a line at every start.
-                continue
-            } catch {
-                line = "warning: an unfinished recording could not be repaired: \(candidate) \(error)"
-            }
-            FileHandle.standardError.write(Data((TerminalText.plain(line) + "\n").utf8))
-        }
     }
 }

@@ -22,22 +22,13 @@ struct SessionEventPrinter {
 
     func run(_ session: CaptureSession) async -> Outcome? {
         let pressure = Locked("")
-        let stoppedForDisk = Locked(false)
         let ticker: Task<Void, any Error>? = recording.map { _ in
             Task {
                 var status = StatusLine()
-                var disk = DiskWatch(path: recording!)
                 while !Task.isCancelled {
                     try await Task.sleep(for: .milliseconds(500))
                     guard let live = session.liveStatus() else { continue }
                     status.show(live, note: pressure.value)
-                    switch disk.check(live) {
-                    case .filling(let warning): say(warning)
-                    case .full:
-                        guard !stoppedForDisk.withValue({ stopped in defer { stopped = true }; return stopped }) else { break }
-                        Task { _ = try? await session.stopRunning() }
-                    case nil: break
-                    }
                 }
             }
         }
@@ -56,6 +47,8 @@ struct SessionEventPrinter {
                 say(step.summary)
             case .warning(let text):
                 say("warning: \(text)")
+            case .repaired(let path, let duration):
+                say("repaired an unfinished recording: \(path) (\(RecordingSummary.seconds(duration)))")
             case .runtimeError(let error):
                 guard failure == nil else { continue }
                 failure = "\(error)"
@@ -64,16 +57,16 @@ struct SessionEventPrinter {
             case .previewClosed:
                 say("the preview window was closed; \(finishing)")
             case .interrupted(let input, let reason, let time):
-                say(TerminalText.plain("\(input) lost at \(RecordingSummary.clock(time)): \(reason); the recording goes on without it"))
+                say("\(input) lost at \(RecordingSummary.clock(time)): \(reason); the recording goes on without it")
             case .interruptionEnded(let input, let time):
-                say(TerminalText.plain("\(input) is back at \(RecordingSummary.clock(time))"))
+                say("\(input) is back at \(RecordingSummary.clock(time))")
             case .segmentFinished(let summary):
                 say("finished \(summary.path ?? "a file"); recording goes on in the next")
             case .stopped(let summary):
                 ticker?.cancel()
                 await controls.drain()
                 if recording != nil { StatusLine().finish() }
-                return Outcome(summary: summary, failure: failure, diskFull: diskFull || stoppedForDisk.value)
+                return Outcome(summary: summary, failure: failure, diskFull: diskFull)
             default:
                 break
             }
@@ -86,8 +79,9 @@ struct SessionEventPrinter {
         session.runningPlan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
     }
 
-    /// A line of its own, below the status line.
+    /// A line of its own, below the status line, as plain text: names and paths in it may come from a
+    /// hostile file or device.
     private func say(_ text: String) {
-        FileHandle.standardError.write(Data("\n\(text)\n".utf8))
+        FileHandle.standardError.write(Data("\n\(TerminalText.plain(text))\n".utf8))
     }
 }

@@ -6,7 +6,8 @@ public enum SessionEvent: Sendable {
     /// A structural commit finished one file; recording goes on in the next.
     case segmentFinished(RecordingSummary)
     /// A device or element failed while running (`CaptureError.streamFailed`, naming the input when the
-    /// failure is in its branch).
+    /// failure is in its branch), or the disk is full (`diskFull`: the session stops while there is room
+    /// left to finish the file).
     case runtimeError(CaptureError)
     /// The user closed the preview window: the session stops as if asked to, its file finalized.
     case previewClosed
@@ -21,6 +22,9 @@ public enum SessionEvent: Sendable {
     case throttled(ThrottleEvent)
     /// Something the session could not do, at no cost to the recording.
     case warning(String)
+    /// A recording of pipcam's own cut off beside this one's file (a crash, a kill, a power cut) was
+    /// made playable and seekable before this one started; it holds this long.
+    case repaired(path: String, duration: Duration)
     /// A camera's controls were changed while recording (live, or to follow a matched camera), at this
     /// recording time: the controls written, read back from the camera.
     case controlsChanged(camera: String, controls: [CameraControl], at: Duration)
