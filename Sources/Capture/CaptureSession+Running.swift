@@ -121,32 +121,10 @@ extension CaptureSession {
             throw error
         }
         controls.startMatching()
-        // A fast replay takes every core on purpose and waits instead of dropping: nothing to throttle.
-        var policy = configuration.throttlePolicy
-        if configuration.replay == .fast { policy.isEnabled = false }
-        running.attach(pressureWatch: SessionWatches.pressure(of: running, policy: policy,
-                                                              apply: { [weak self] in try await self?.applyThrottle($0, to: running) },
-                                                              report: { [weak self] in self?.eventContinuation.yield($0) }))
-        if let movie = configuration.movieFile, movie.writesFile {
-            SessionWatches.disk(of: running, path: movie.path, report: { [weak self] in self?.eventContinuation.yield($0) }) { [weak self] in
-                guard let self, self.locked({ self.graph === running }) else { return }
-                _ = try? await self.stopRunning()
-            }
-        }
-        if let limit = recordingLimit {
-            // Stops the recording once the pipeline's clock passes its limit, whatever the cameras do.
-            SessionWatches.limit(limit + Self.limitGrace, of: running) { [weak self] in
-                guard let self, self.locked({ self.graph === running }) else { return }
-                _ = try? await self.stopRunning()
-            }
-        }
+        SessionWatches.start(on: running, configuration: configuration, limit: recordingLimit, of: self)
         eventContinuation.yield(.started)
         if running.firstError.value != nil { finishAfterFailure(running) }
     }
-
-    /// How long past its limit a recording's clock may run before the clock stops it: the picture that
-    /// reaches the limit stops it first, exact to the frame (`watchFile`), a few tenths of a second after.
-    static let limitGrace: Duration = .milliseconds(500)
 
     /// Lets go of `running` and its cameras' control keeper, while it is still the session's graph.
     private func release(_ running: RunningGraph) {

@@ -9,6 +9,27 @@ enum SessionWatches {
     /// How often pressure is sampled: often enough to react within seconds, rarely enough to cost nothing.
     static let pressureInterval: Duration = .seconds(1)
 
+    /// How long past its limit a recording's clock may run before the clock stops it: the picture that
+    /// reaches the limit stops it first, exact to the frame (`watchFile`), a few tenths of a second after.
+    static let limitGrace: Duration = .milliseconds(500)
+
+    /// Starts the watches of a graph that has begun to play: its pressure (not for a fast replay, which
+    /// takes every core on purpose and waits instead of dropping), the disk its file fills, and the
+    /// recording's limit. A watch stops the session only while `running` is still its graph.
+    static func start(on running: RunningGraph, configuration: SessionConfiguration, limit: Duration?, of session: CaptureSession) {
+        let report: @Sendable (SessionEvent) -> Void = { [weak session] in session?.eventContinuation.yield($0) }
+        let stop: @Sendable () async -> Void = { [weak session] in
+            guard let session, session.locked({ session.graph === running }) else { return }
+            _ = try? await session.stopRunning()
+        }
+        var policy = configuration.throttlePolicy
+        if configuration.replay == .fast { policy.isEnabled = false }
+        running.attach(pressureWatch: pressure(of: running, policy: policy, apply: { [weak session] in try await session?.applyThrottle($0, to: running) },
+                                               report: report))
+        if let movie = configuration.movieFile, movie.writesFile { disk(of: running, path: movie.path, report: report, stop: stop) }
+        if let limit { self.limit(limit + limitGrace, of: running, stop: stop) }
+    }
+
     /// Samples the system and the running graph every `interval` while `running` runs, reports each
     /// sample, and steps the throttle ladder as `policy` says (`systemPressureState` and AVMultiCamPiP's
     /// response to it, in one place). A step that cannot be taken ends throttling, not the recording.
