@@ -67,6 +67,9 @@ public final class CaptureSession: @unchecked Sendable {
     /// The plan of the running graph, for status and tests.
     public var runningPlan: GraphPlan? { locked { graph?.plan } }
 
+    /// The mode each running camera captures in, by input.
+    public var cameraModes: [String: CaptureMode] { locked { graph?.plan.cameraModes } ?? [:] }
+
     // MARK: configuration
 
     /// Starts a batch of changes; batches nest and only the outermost commit applies them.

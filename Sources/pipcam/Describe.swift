@@ -17,10 +17,10 @@ struct Describe: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try sessionOptions.configuration(outputPath: output, standInsAlways: true)
-        let plan = try configuration.graphPlan()
-        print(plan.launchLine)
+        let graph = try GraphDescription(configuration)
+        print(graph.launchLine)
         if let dot {
-            try plan.writeDotGraph(to: dot)
+            try graph.writeDotGraph(to: dot)
             FileHandle.standardError.write(Data("wrote \(dot)\n".utf8))
         }
     }

@@ -76,7 +76,7 @@ struct SessionEventPrinter {
 
     /// The mode each camera runs in, for the line that says the session started.
     static func cameraModes(of session: CaptureSession) -> String {
-        session.runningPlan?.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") ?? ""
+        session.cameraModes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
     }
 
     /// A line of its own, below the status line, as plain text: names and paths in it may come from a

@@ -12,11 +12,11 @@ struct Validate: AsyncParsableCommand {
     func run() async throws {
         // Devices a description names that are absent are drawn instead: the graph is checked all the same.
         let configuration = try sessionOptions.configuration(outputPath: nil, standInsAlways: true)
-        let plan = try configuration.graphPlan()
-        try plan.checkBuilds()
+        let graph = try GraphDescription(configuration)
+        try graph.checkBuilds()
         let cameras = configuration.inputs.filter(\.device.isCamera).count
         let microphones = configuration.inputs.count - cameras
-        print("\(sessionOptions.source): valid (\(Self.count(cameras, "camera")), \(Self.count(microphones, "microphone")), \(plan.outputSize.width)x\(plan.outputSize.height) at \(plan.frameRate) fps, \(plan.nodes.count) elements)")
+        print("\(sessionOptions.source): valid (\(Self.count(cameras, "camera")), \(Self.count(microphones, "microphone")), \(graph.outputSize.width)x\(graph.outputSize.height) at \(graph.frameRate) fps, \(graph.elementCount) elements)")
     }
 
     /// "1 camera", "2 cameras", "0 microphones".
