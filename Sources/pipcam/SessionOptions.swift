@@ -77,7 +77,7 @@ struct SessionOptions: ParsableArguments {
         if let onDeviceLoss { configuration.deviceLoss.action = onDeviceLoss }
         if let deviceTimeout { configuration.deviceLoss.silenceTimeout = .milliseconds(Int((deviceTimeout * 1000).rounded())) }
         // A clip that will not play is refused here, naming its camera, for every command alike.
-        try configuration.refuseUnplayableClips()
+        try PlayableClips.check(configuration)
         return configuration
     }
 }
