@@ -67,7 +67,7 @@ final class CameraControlKeeper: @unchecked Sendable {
 
     /// Which controls the second camera follows the first in from now on (none: it stops following).
     func match(_ names: [String]) throws {
-        guard matchedPair() != nil else { throw CaptureError.cameraControl("matching needs two cameras with controls") }
+        guard matchedPair() != nil else { throw CaptureError.cameraControl(.noMatchedPair) }
         matchedControls.withValue { $0 = names }
     }
 
@@ -113,10 +113,10 @@ final class CameraControlKeeper: @unchecked Sendable {
 
     private func controls(of id: String) throws -> CameraControls {
         guard let input = configuration.input(id), input.device.isCamera else {
-            throw CaptureError.cameraControl("no camera '\(id)' in the session")
+            throw CaptureError.cameraControl(.noCamera(id))
         }
         guard let camera = CameraControls(device: input.device) else {
-            throw CaptureError.cameraControl("camera '\(id)' has no controls: its pictures are made by pipcam")
+            throw CaptureError.cameraControl(.noControls(camera: id))
         }
         return camera
     }
@@ -125,7 +125,7 @@ final class CameraControlKeeper: @unchecked Sendable {
         do {
             return try ControlSettings.plan(settings, camera: id, controls: try camera.all())
         } catch let problem as ControlSettings.Problem {
-            throw CaptureError.cameraControl(problem.description)
+            throw CaptureError.cameraControl(.settings(problem.description))
         }
     }
 

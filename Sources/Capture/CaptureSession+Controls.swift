@@ -27,7 +27,7 @@ extension CaptureSession {
 
     private func running() throws -> (graph: RunningGraph, controls: CameraControlKeeper) {
         guard let running = locked({ graph.flatMap { graph in cameraControls.map { (graph, $0) } } }) else {
-            throw CaptureError.cameraControl("the session is not running")
+            throw CaptureError.cameraControl(.sessionNotRunning)
         }
         return running
     }

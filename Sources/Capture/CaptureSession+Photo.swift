@@ -9,14 +9,14 @@ extension CaptureSession {
     @discardableResult
     public func capturePhoto(_ settings: PhotoSettings, events: @escaping @Sendable (PhotoCaptureEvent) -> Void = { _ in }) async throws -> PhotoCaptureResult {
         let (running, configuration) = locked { (graph, committed) }
-        guard let running else { throw CaptureError.photo("the session is not running; photos are taken from running cameras") }
-        guard configuration.photoOutput != nil else { throw CaptureError.photo("the session has no photo output") }
+        guard let running else { throw CaptureError.photo(.sessionNotRunning) }
+        guard configuration.photoOutput != nil else { throw CaptureError.photo(.noPhotoOutput) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: settings.directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CaptureError.photo("the photo folder \(settings.directory) does not exist")
+            throw CaptureError.photo(.noFolder(settings.directory))
         }
         if let bracket = settings.bracket, !(2...9).contains(bracket.count) {
-            throw CaptureError.photo("bracketing takes 2 to 9 stills, not \(bracket.count)")
+            throw CaptureError.photo(.bracketCount(bracket.count))
         }
         return try await PhotoCapture(running: running, configuration: configuration, settings: settings, report: events).run()
     }

@@ -19,6 +19,8 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
     case mapFailed(String)
     case pipelineError(source: String, message: String, debug: String?)
     case pushFailed(element: String, flow: Int)
+    /// The desktop's portal shared no screen.
+    case screenShare(ScreenShareProblem)
 
     public var description: String {
         switch self {
@@ -58,6 +60,8 @@ public enum GStreamerError: Error, CustomStringConvertible, Equatable {
             return "\(source): \(message)" + (debug.map { " (\($0))" } ?? "")
         case .pushFailed(let element, let flow):
             return "'\(element)' refused a buffer (flow \(flow)): the pipeline is not running"
+        case .screenShare(let problem):
+            return problem.description
         }
     }
 }

@@ -44,10 +44,6 @@ public enum ScreenCastPortal {
         deinit { close() }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Asks the desktop to share one screen. `restoreToken` from an earlier grant lets the desktop share
     /// the same screen again without asking. Runs on a thread of its own: the user may take a while to
     /// choose, and Swift's cooperative threads must not wait for that. `isCancelled` is asked ten times a
@@ -62,7 +58,7 @@ public enum ScreenCastPortal {
         var succeeded = false
         defer { if !succeeded { connection.close() } }
         guard let sourceTypes = try? connection.property("AvailableSourceTypes", timeout: 10)?.uint32, sourceTypes & 1 != 0 else {
-            throw Failure(description: "the desktop offers no screen sharing (no xdg-desktop-portal with a ScreenCast backend answers)")
+            throw GStreamerError.screenShare(.noPortal)
         }
         let version = (try? connection.property("version", timeout: 10))??.uint32 ?? 1
         let cursorModes = (try? connection.property("AvailableCursorModes", timeout: 10))??.uint32 ?? 0
@@ -72,7 +68,7 @@ public enum ScreenCastPortal {
             [Variant.options(["handle_token": Variant.string(token), "session_handle_token": Variant.string("pipcam\(token)")])]
         }
         guard let session = created["session_handle"]?.string else {
-            throw Failure(description: "the screen-sharing portal made no session")
+            throw GStreamerError.screenShare(.noSession)
         }
         var selection: [String: OpaquePointer] = ["types": Variant.uint32(1), "multiple": Variant.bool(false)]
         // Embedded draws the pointer into the picture; hidden leaves it out. Unsupported modes are not asked for.
@@ -91,10 +87,10 @@ public enum ScreenCastPortal {
             [Variant.objectPath(session), Variant.string(""), Variant.options(["handle_token": Variant.string(token)])]
         }
         guard let streams = started["streams"], let first = streams.children.first else {
-            throw Failure(description: "the screen-sharing portal shared no screen")
+            throw GStreamerError.screenShare(.noScreen)
         }
         let parts = first.children
-        guard parts.count == 2, let node = parts[0].uint32 else { throw Failure(description: "the screen-sharing portal answered with an unknown stream") }
+        guard parts.count == 2, let node = parts[0].uint32 else { throw GStreamerError.screenShare(.unknownStream) }
         let fd = try connection.openPipeWireRemote(session: session)
         succeeded = true
         return Grant(fd: fd, node: node, restoreToken: started["restore_token"]?.string,
@@ -116,12 +112,12 @@ private final class Connection: @unchecked Sendable {
     init() throws {
         var error: UnsafeMutablePointer<GError>?
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            throw ScreenCastPortal.Failure(description: "no session bus to reach the desktop's portal: \(Self.take(error))")
+            throw GStreamerError.screenShare(.noSessionBus(reason: Self.take(error)))
         }
         defer { g_free(address) }
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let made = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            throw ScreenCastPortal.Failure(description: "could not reach the session bus: \(Self.take(error))")
+            throw GStreamerError.screenShare(.sessionBusUnreachable(reason: Self.take(error)))
         }
         raw = made
         context = g_main_context_new()
@@ -150,7 +146,7 @@ private final class Connection: @unchecked Sendable {
         let arguments = Variant.tuple([Variant.string(Self.screenCast), Variant.string(name)])
         guard let reply = g_dbus_connection_call_sync(connection, Self.portal, Self.desktopPath, "org.freedesktop.DBus.Properties", "Get",
                                                       arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeout * 1000, nil, &error) else {
-            throw ScreenCastPortal.Failure(description: Self.take(error))
+            throw GStreamerError.screenShare(.unreadable(reason: Self.take(error)))
         }
         // (v) → the value inside the variant.
         return ReadValue(owning: reply).children.first?.unboxed
@@ -184,14 +180,14 @@ private final class Connection: @unchecked Sendable {
         var error: UnsafeMutablePointer<GError>?
         guard let reply = g_dbus_connection_call_sync(connection, Self.portal, Self.desktopPath, Self.screenCast, method,
                                                       Variant.tuple(arguments(token)), nil, G_DBUS_CALL_FLAGS_NONE, 30_000, nil, &error) else {
-            throw ScreenCastPortal.Failure(description: "the screen-sharing portal refused \(method): \(Self.take(error))")
+            throw GStreamerError.screenShare(.requestRefused(method: method, reason: Self.take(error)))
         }
         g_variant_unref(reply)
         while answer.code == nil {
-            if isCancelled() { throw ScreenCastPortal.Failure(description: "screen sharing was cancelled") }
+            if isCancelled() { throw GStreamerError.screenShare(.cancelled) }
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else {
-                throw ScreenCastPortal.Failure(description: "the desktop did not answer the request to share the screen in time")
+                throw GStreamerError.screenShare(.noAnswer)
             }
             // Wakes at least every 100 ms to look at the clock.
             let wake = g_timeout_source_new(100)
@@ -203,8 +199,8 @@ private final class Connection: @unchecked Sendable {
         }
         switch answer.code {
         case 0: return answer.results
-        case 1: throw ScreenCastPortal.Failure(description: "screen sharing was cancelled")
-        default: throw ScreenCastPortal.Failure(description: "the desktop refused to share the screen (\(method))")
+        case 1: throw GStreamerError.screenShare(.cancelled)
+        default: throw GStreamerError.screenShare(.refused(method: method))
         }
     }
 
@@ -222,15 +218,15 @@ private final class Connection: @unchecked Sendable {
         let arguments = Variant.tuple([Variant.objectPath(session), Variant.options([:])])
         guard let reply = g_dbus_connection_call_with_unix_fd_list_sync(connection, Self.portal, Self.desktopPath, Self.screenCast, "OpenPipeWireRemote",
                                                                         arguments, nil, G_DBUS_CALL_FLAGS_NONE, 30_000, nil, &fds, nil, &error) else {
-            throw ScreenCastPortal.Failure(description: "the screen-sharing portal gave no PipeWire connection: \(Self.take(error))")
+            throw GStreamerError.screenShare(.noPipeWire(reason: Self.take(error)))
         }
         let answer = ReadValue(owning: reply)
         defer { if let fds { g_object_unref(fds) } }
         guard let fds, let handle = answer.children.first?.handle else {
-            throw ScreenCastPortal.Failure(description: "the screen-sharing portal gave no PipeWire connection")
+            throw GStreamerError.screenShare(.noPipeWire(reason: nil))
         }
         let fd = g_unix_fd_list_get(fds, handle, &error)
-        guard fd >= 0 else { throw ScreenCastPortal.Failure(description: "the PipeWire connection could not be taken: \(Self.take(error))") }
+        guard fd >= 0 else { throw GStreamerError.screenShare(.pipeWireNotTaken(reason: Self.take(error))) }
         return fd
     }
 }

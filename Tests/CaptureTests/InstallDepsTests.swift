@@ -38,10 +38,10 @@ final class InstallDepsTests: XCTestCase {
     }
 
     func testAMissingElementIsOneLineNamingItsPackages() {
-        let missing = MissingElements([.timeoverlay, .ximagesink, .x264enc])
+        let missing = CaptureError.missingElements([.timeoverlay, .ximagesink, .x264enc])
         XCTAssertEqual(missing.description,
                        "GStreamer elements 'timeoverlay', 'ximagesink', 'x264enc' are not installed: sudo apt-get install gstreamer1.0-x gstreamer1.0-plugins-ugly")
-        XCTAssertNil(MissingElements(checking: [.queue, .compositor]), "installed elements are not missing")
+        XCTAssertEqual(ElementFactory.missing(among: [.queue, .compositor, .queue]), [], "installed elements are not missing")
     }
 
     /// Optional elements are never an error, but a line says what each absent one would add and how to get it.

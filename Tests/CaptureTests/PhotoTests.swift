@@ -129,8 +129,8 @@ final class PhotoTests: XCTestCase {
         do {
             try await session.capturePhoto(PhotoSettings(directory: "/tmp"))
             XCTFail("took a photo from a stopped session")
-        } catch {
-            XCTAssertTrue("\(error)".contains("not running"), "\(error)")
+        } catch CaptureError.photo(let problem) {
+            XCTAssertEqual(problem, .sessionNotRunning)
         }
     }
 }

@@ -72,9 +72,9 @@ public enum BudgetCalibration {
         do {
             try await pipeline.runToEnd(timeout: .seconds(60))
         } catch GStreamerError.timeout {
-            throw CaptureError.calibration("measuring this machine took over a minute; is it overloaded?")
+            throw CaptureError.calibration(.tookTooLong)
         } catch GStreamerError.pipelineError(_, let text, _) {
-            throw CaptureError.calibration("measuring this machine failed: \(text)")
+            throw CaptureError.calibration(.failed(reason: text))
         }
         return processCPUTime() - start
     }

@@ -66,7 +66,7 @@ public enum CostAdvisor {
         }
         let cost = try current.hardwareCost(buses: buses, budget: budget)
         if !cost.isOverBudget { return (current, applied) }
-        throw CaptureError.overBudget("no change pipcam can make brings the cost under 1 (it stays at \(String(format: "%.2f", cost.total)))")
+        throw CaptureError.overBudget(cost: cost.total)
     }
 
     // MARK: candidates

@@ -9,10 +9,6 @@ import Locking
 /// the one sound an MP4 editor is sure to read (Opus in MP4 is not). Written beside the target and
 /// renamed into place at the end, so a failed export leaves no half file.
 public enum MP4Export {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// AAC at this rate is transparent for speech and music alike.
     static let soundBitrate = 192_000
 
@@ -50,7 +46,7 @@ public enum MP4Export {
         do {
             try await pipeline.runToEnd(timeout: timeout)
         } catch {
-            throw Failure(description: failure.value ?? "\(error)")
+            throw CaptureError.exportFailed(reason: failure.value ?? "\(error)")
         }
         try FileManager.default.moveItem(atPath: partial, toPath: output)
     }

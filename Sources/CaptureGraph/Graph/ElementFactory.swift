@@ -25,35 +25,14 @@ extension ElementFactory {
 
     /// A new element of this factory; a factory that is not installed names its package.
     func make(name: String? = nil, properties: KeyValuePairs<String, any PropertyValueConvertible> = [:]) throws -> Element {
-        guard isInstalled else { throw MissingElements([self]) }
+        guard isInstalled else { throw CaptureError.missingElements([self]) }
         return try Element.make(rawValue, name: name, properties: properties)
     }
-}
 
-/// Elements a graph needs that this machine lacks, said in one line with the packages that bring them.
-public struct MissingElements: Error, CustomStringConvertible, Equatable {
-    public let factories: [ElementFactory]
-
-    public init(_ factories: [ElementFactory]) { self.factories = factories }
-
-    /// The factories among these that are not installed, or nil when all are.
-    public init?(checking factories: some Sequence<ElementFactory>) {
+    /// The factories among these that are not installed, each once, in order.
+    public static func missing(among factories: some Sequence<ElementFactory>) -> [ElementFactory] {
         var missing: [ElementFactory] = []
         for factory in factories where !missing.contains(factory) && !factory.isInstalled { missing.append(factory) }
-        guard !missing.isEmpty else { return nil }
-        self.init(missing)
-    }
-
-    public var packages: [String] {
-        factories.reduce(into: []) { packages, factory in
-            if !packages.contains(factory.package) { packages.append(factory.package) }
-        }
-    }
-
-    public var description: String {
-        let names = factories.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        let verb = factories.count == 1 ? "is" : "are"
-        let noun = factories.count == 1 ? "element" : "elements"
-        return "GStreamer \(noun) \(names) \(verb) not installed: sudo apt-get install \(packages.joined(separator: " "))"
+        return missing
     }
 }

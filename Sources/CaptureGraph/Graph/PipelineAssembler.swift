@@ -5,7 +5,8 @@ import GStreamer
 /// element, property or pad at fault.
 enum PipelineAssembler {
     static func assemble(_ plan: GraphPlan, name: String = "pipcam") throws -> Pipeline {
-        if let missing = MissingElements(checking: plan.nodes.map(\.factory)) { throw missing }
+        let missing = ElementFactory.missing(among: plan.nodes.map(\.factory))
+        if !missing.isEmpty { throw CaptureError.missingElements(missing) }
         let pipeline = try Pipeline(name: name)
         pipeline.useSystemClock()
         var elements: [String: Element] = [:]

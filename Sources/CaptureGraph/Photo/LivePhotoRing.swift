@@ -89,7 +89,7 @@ final class LivePhotoRing: @unchecked Sendable {
 enum ClipWriter {
     static func write(_ samples: [Sample], to path: String) async throws {
         guard let first = samples.first, let caps = first.caps, let start = first.runningTime else {
-            throw CaptureError.clip("no pictures to write a live photo from")
+            throw CaptureError.photo(.livePhotoWithoutPictures)
         }
         var plan = GraphPlan()
         let source = plan.addAppSource("clip-src", caps: caps)
@@ -99,7 +99,7 @@ enum ClipWriter {
             try await PipelineRun.push(samples, through: plan, source: source, name: "live-photo", startingAt: start)
         } catch {
             try? FileManager.default.removeItem(atPath: path + ".part")
-            throw CaptureError.clip("could not write the live photo: \(error)")
+            throw CaptureError.photo(.livePhotoNotWritten(reason: "\(error)"))
         }
         try FileManager.default.moveItem(atPath: path + ".part", toPath: path)
     }

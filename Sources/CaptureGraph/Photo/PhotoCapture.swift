@@ -39,7 +39,7 @@ package struct PhotoCapture {
                                         sidecar: path("json"))
         let ring = running.livePhotoRing
         if settings.livePhoto {
-            guard let ring else { throw CaptureError.photo("live photos need the photo output's live photo capture on before the session starts") }
+            guard let ring else { throw CaptureError.photo(.livePhotoOff) }
             // The clip starts 1.5 s before the shutter: wait until that much has been recorded, counting from
             // the first encoded picture, which a capture asked for as the session starts may come before.
             if ring.span == nil { _ = await ring.wait(until: .zero, timeout: .seconds(5)) }
@@ -57,7 +57,7 @@ package struct PhotoCapture {
         shutter = result.stills.first.map { .milliseconds(Int64($0.time * 1000)) }
         if settings.livePhoto, let ring, let shutter {
             guard await ring.wait(until: shutter + .milliseconds(1500), timeout: .seconds(10)) else {
-                throw CaptureError.photo("the recording ended before the live photo's last 1.5 s")
+                throw CaptureError.photo(.endedBeforeLivePhoto)
             }
             let clip = path("mkv", suffix: "live")
             try await ClipWriter.write(ring.clip(from: shutter - .milliseconds(1500), to: shutter + .milliseconds(1500)), to: clip)
@@ -112,8 +112,7 @@ package struct PhotoCapture {
             return nil
         }
         guard !plans.isEmpty else {
-            let names = Self.candidates(bracket.control).map(\.rawValue).joined(separator: ", ")
-            throw CaptureError.photo("no camera of the session has a control to bracket (looked for \(names); synthetic and file cameras have no controls)")
+            throw CaptureError.photo(.nothingToBracket(looked: Self.candidates(bracket.control).map(\.rawValue)))
         }
         var stills: [CapturedStill] = []
         for (camera, controls, control, range) in plans {
@@ -197,11 +196,11 @@ package struct PhotoCapture {
         var cameras = try configuration.photoConnections.map { connection -> Camera in
             let inputID = connection.inputPorts[0].inputID
             guard let input = configuration.input(inputID), let element = running.plan.stillSources[inputID].flatMap({ running.pipeline[$0] }) else {
-                throw CaptureError.photo("camera '\(inputID)' is not running")
+                throw CaptureError.photo(.cameraNotRunning(inputID))
             }
             return Camera(inputID: inputID, device: input.device, connection: connection, pad: try element.staticPad("src"))
         }
-        guard !cameras.isEmpty else { throw CaptureError.photo("no camera is connected to the photo output") }
+        guard !cameras.isEmpty else { throw CaptureError.photo(.noCamera) }
         if settings.timing == .sequential {
             let order: [DevicePosition] = [.back, .front, .external, .unspecified]
             cameras.sort { order.firstIndex(of: $0.device.position)! < order.firstIndex(of: $1.device.position)! }

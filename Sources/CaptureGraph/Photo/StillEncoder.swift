@@ -18,7 +18,7 @@ enum StillEncoder {
 
     static func encode(_ sample: Sample, direction: VideoDirection, format: PhotoSettings.Format, quality: Int,
                        thumbnailSize: Int, path: String, thumbnailPath: String) async throws -> Output {
-        guard let caps = sample.caps, let info = sample.videoInfo else { throw CaptureError.still("a still without a picture format") }
+        guard let caps = sample.caps, let info = sample.videoInfo else { throw CaptureError.photo(.stillWithoutFormat) }
         let (width, height) = direction.swapsSides ? (info.height, info.width) : (info.width, info.height)
         let ratio = Double(thumbnailSize) / Double(max(width, height))
         let thumbWidth = max(2, Int((Double(width) * ratio / 2).rounded()) * 2)
@@ -43,7 +43,7 @@ enum StillEncoder {
         } catch {
             try? FileManager.default.removeItem(atPath: path + ".part")
             try? FileManager.default.removeItem(atPath: thumbnailPath + ".part")
-            throw CaptureError.still("could not encode the still \(URL(fileURLWithPath: path).lastPathComponent): \(error)")
+            throw CaptureError.photo(.stillNotEncoded(file: URL(fileURLWithPath: path).lastPathComponent, reason: "\(error)"))
         }
         try FileManager.default.moveItem(atPath: path + ".part", toPath: path)
         try FileManager.default.moveItem(atPath: thumbnailPath + ".part", toPath: thumbnailPath)

@@ -17,14 +17,15 @@ public enum PreviewSink {
         if let display {
             // The plain sink first: opening a display right after XVideo failed to find a port sometimes
             // fails, which would make a working display look absent.
-            guard opens(xSink) else { throw CaptureError.display("cannot open the display \(display) to show a preview (is the X server running?)") }
+            guard opens(xSink) else { throw CaptureError.display(.xServerUnreachable(display: display)) }
             return opens(xVideoSink) ? xVideoSink : xSink
         }
         guard let wayland else {
-            throw CaptureError.display("no display to show a preview on: DISPLAY and WAYLAND_DISPLAY are not set (run it in a desktop session; record works without one)")
+            throw CaptureError.display(.noDisplay)
         }
-        if let missing = MissingElements(checking: waylandSinks), missing.factories.count == waylandSinks.count { throw missing }
-        guard let sink = waylandSinks.first(where: opens) else { throw CaptureError.display("cannot open the Wayland display \(wayland) to show a preview") }
+        let missing = ElementFactory.missing(among: waylandSinks)
+        if missing.count == waylandSinks.count { throw CaptureError.missingElements(missing) }
+        guard let sink = waylandSinks.first(where: opens) else { throw CaptureError.display(.waylandUnreachable(display: wayland)) }
         return sink
     }
 

@@ -47,6 +47,13 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         }
     }
 
+    /// The packages that ship `factories`, each once, in order.
+    public static func packages(of factories: [ElementFactory]) -> [String] {
+        factories.reduce(into: []) { packages, factory in
+            if !packages.contains(factory.package) { packages.append(factory.package) }
+        }
+    }
+
     /// The Debian 12 package that ships the plugin. The package test checks it against `dpkg -S`.
     public var package: String {
         switch self {

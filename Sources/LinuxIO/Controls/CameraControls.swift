@@ -79,7 +79,7 @@ public struct CameraControls: Sendable {
                 case EBUSY: "it is inactive or in use"
                 default: String(cString: strerror(errno))
                 }
-                throw CaptureError.cameraControl("camera \(node) refused \(name) = \(value): \(reason)")
+                throw CaptureError.cameraControl(.refused(node: node, control: name, value: value, reason: reason))
             }
         }
     }
@@ -92,7 +92,7 @@ public struct CameraControls: Sendable {
         for step in steps {
             if case .fixed = step.value { continue }
             guard let value = try control(id: step.control.id)?.value else {
-                throw CaptureError.cameraControl("camera \(node): \(step.control.name) cannot be read")
+                throw CaptureError.cameraControl(.unreadable(node: node, control: step.control.name))
             }
             current[step.control.id] = value
         }
@@ -113,7 +113,7 @@ public struct CameraControls: Sendable {
     private func withNode<Result>(_ body: (Int32) throws -> Result) throws -> Result {
         let descriptor = pc_v4l2_open_controls(node)
         guard descriptor >= 0 else {
-            throw CaptureError.cameraControl("cannot open the camera \(node) for its controls: \(String(cString: strerror(errno)))")
+            throw CaptureError.cameraControl(.cannotOpen(node: node, reason: String(cString: strerror(errno))))
         }
         defer { close(descriptor) }
         return try body(descriptor)

@@ -29,7 +29,7 @@ struct GraphBuilder {
     static func plan(for configuration: SessionConfiguration) throws -> GraphPlan {
         try configuration.validate()
         if configuration.movieFile?.encoder == .hardware && EncoderChoice.hardwareEncoder() == nil {
-            throw CaptureError.invalidConfiguration("no hardware H.264 encoder is available: \(EncoderChoice.hardwareFactories.map(\.rawValue).joined(separator: ", ")) need \(MissingElements(EncoderChoice.hardwareFactories).packages.joined(separator: " or ")) and a VA-API driver or V4L2 encoder device; use encoder: software")
+            throw CaptureError.invalidConfiguration("no hardware H.264 encoder is available: \(EncoderChoice.hardwareFactories.map(\.rawValue).joined(separator: ", ")) need \(ElementFactory.packages(of: EncoderChoice.hardwareFactories).joined(separator: " or ")) and a VA-API driver or V4L2 encoder device; use encoder: software")
         }
         var builder = GraphBuilder(configuration)
         builder.build()
