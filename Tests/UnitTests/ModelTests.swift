@@ -84,7 +84,7 @@ final class ModelTests: XCTestCase {
         XCTAssertFalse(plan.nodes.contains { $0.factory == .videoscale }, "scaling happens in the compositor pads")
         XCTAssertEqual(plan.cameraModes["side"].map { [$0.width, $0.height] }, [384, 216])
         XCTAssertEqual(plan.cameraModes["front"].map { [$0.width, $0.height] }, [1280, 720])
-        let insetPad = try XCTUnwrap(plan.links.first { $0.toPad == plan.compositorPads["side"] })
+        let insetPad = try XCTUnwrap(plan.links.first { $0.toPad == plan[input: "side"].compositorPad })
         XCTAssertEqual(insetPad.padProperties.first { $0.0 == "width" }?.1, .int(384))
         let liveQueues = plan.nodes.filter { $0.factory == .queue && $0.name.hasPrefix("cam") }
         XCTAssertFalse(liveQueues.isEmpty)
@@ -98,13 +98,14 @@ final class ModelTests: XCTestCase {
     func testEachBranchElementBelongsToItsInputAndSharedOnesToNone() throws {
         let plan = try Fixtures.configuration(path: "/tmp/x.mkv").graphPlan()
         let sources = plan.nodes.filter(\.factory.isSource).map(\.name)
-        XCTAssertEqual(Set(sources.compactMap { plan.inputOfElement[$0] }), ["front", "side", "voice", "room"])
+        XCTAssertEqual(Set(sources.compactMap { plan.input(owning: $0) }), ["front", "side", "voice", "room"])
+        XCTAssertEqual(plan.inputs.map(\.id), ["front", "side", "voice", "room"], "one record each, in the order added")
         XCTAssertEqual(sources.count, 4, "one source each")
         for shared in [plan.compositor?.name, plan.mixerName, plan.pictureEncoder?.name, plan.mux?.name] {
             let name = try XCTUnwrap(shared)
-            XCTAssertNil(plan.inputOfElement[name], "\(name) is every branch's")
+            XCTAssertNil(plan.input(owning: name), "\(name) is every branch's")
         }
-        let frontElements = plan.inputOfElement.filter { $0.value == "front" }.keys
+        let frontElements = plan[input: "front"].elements
         XCTAssertTrue(frontElements.contains { plan.node($0)?.factory == .videoflip }, "the connection's flip is the camera's")
     }
 

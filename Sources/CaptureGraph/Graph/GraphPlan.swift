@@ -90,20 +90,13 @@ public struct GraphPlan: Sendable {
     /// graph is made (see `Pad.drawSyncFlashes`); a launch line shows them black and silent.
     public var syncSignals: [ElementHandle<Element>: SyncSignal] = [:]
     public enum SyncSignal: Sendable { case flash, beep }
-    /// Compositor sink pad of each composed camera, by input id.
-    public var compositorPads: [String: String] = [:]
     /// The caps filters that follow what each camera captures (its own, and its slate's rate); they
     /// change while running (see `isLive`).
     public var liveCaps: Set<String> = []
-    public var cameraTaps: [CameraTaps] = []
-    /// Where stills of each camera are taken (the element whose source pad carries its captured frames).
-    public var stillSources: [String: ElementHandle<Element>] = [:]
     /// The element whose source pad carries the composed picture, before encoding.
     public var compositeSource: ElementHandle<Element>?
     /// The element that writes the file: once it fails, nothing more reaches the disk.
     public var fileSink: ElementHandle<Element>?
-    /// Device sources the running graph keeps going through failures (with `on-device-loss: continue`).
-    public var keptSources: [KeptSource] = []
     /// The appsink that sees the encoded picture for live photos.
     public var livePhotoSink: ElementHandle<AppSink>?
     /// Appsinks by data output id.
@@ -141,12 +134,8 @@ public struct GraphPlan: Sendable {
     public var previewSink: ElementHandle<Element>?
     public var outputSize: (width: Int, height: Int) = (0, 0)
     public var frameRate: Double = 0
-    /// The mode chosen for each camera, for status lines and tests.
-    public var cameraModes: [String: CaptureMode] = [:]
-
-    /// The input each element of a camera's or microphone's branch belongs to, by element name: whose
-    /// failure an error from that element is.
-    public private(set) var inputOfElement: [String: String] = [:]
+    /// Each camera and microphone, with its handles, in the order the builder added them.
+    public internal(set) var inputs: [PlannedInput] = []
     /// The input whose branch the builder is making: elements added meanwhile are recorded as its.
     var branchInput: String?
 
@@ -155,7 +144,7 @@ public struct GraphPlan: Sendable {
     @discardableResult
     mutating func add(_ name: String, _ factory: ElementFactory, _ properties: [(String, PropertyValue)] = []) -> String {
         nodes.append(Node(name: name, factory: factory, properties: properties))
-        if let branchInput { inputOfElement[name] = branchInput }
+        if let branchInput { self[input: branchInput].elements.insert(name) }
         return name
     }
 

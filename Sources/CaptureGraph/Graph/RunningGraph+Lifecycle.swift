@@ -113,7 +113,7 @@ extension RunningGraph {
         case .error where message.errorCode == .resourceNotFound && plan.previewSink.flatMap({ pipeline[$0] }).map({ message.isFrom($0) }) == true:
             return .previewClosed
         case .error(let text, let debug):
-            let inputID = message.sourceName.flatMap { plan.inputOfElement[$0] }
+            let inputID = message.sourceName.flatMap { plan.input(owning: $0) }
             var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
             // A camera another program streams from fails as "busy": say which program.
             if case .v4l2(let node)? = inputID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }

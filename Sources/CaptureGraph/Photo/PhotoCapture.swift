@@ -195,7 +195,7 @@ package struct PhotoCapture {
     private func cameras() throws -> [Camera] {
         var cameras = try configuration.photoConnections.map { connection -> Camera in
             let inputID = connection.inputPorts[0].inputID
-            guard let input = configuration.input(inputID), let element = running.plan.stillSources[inputID].flatMap({ running.pipeline[$0] }) else {
+            guard let input = configuration.input(inputID), let element = running.plan[input: inputID].stillSource.flatMap({ running.pipeline[$0] }) else {
                 throw CaptureError.photo(.cameraNotRunning(inputID))
             }
             return Camera(inputID: inputID, device: input.device, connection: connection, pad: try element.staticPad("src"))

@@ -147,10 +147,10 @@ struct CameraSources {
         if !detached { plan.link(chain.last!, to: selector, "sink_0") }
         let slate = addSlate(prefix: prefix, height: mode.height, frameRate: mode.frameRate, into: selector, "sink_1", &plan)
         plan.chain(after + [addCaptureQueue(queue, &plan)])
-        plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), factory: factory, properties: properties,
+        plan[input: input.id].kept = .init(inputID: input.id, source: ElementHandle(source), factory: factory, properties: properties,
                                       next: ElementHandle(caps), selector: ElementHandle(selector), frames: ElementHandle(chain.last!),
                                       end: ElementHandle(queue), startsDetached: detached, placeholder: waiting.map { ElementHandle($0) },
-                                      slate: slate))
+                                      slate: slate)
     }
 
     /// A lost camera's slate, ready from the start (see `Slate`): its picture, caps and text come when it

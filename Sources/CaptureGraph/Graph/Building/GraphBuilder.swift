@@ -97,12 +97,12 @@ struct GraphBuilder {
         plan.branchInput = input.id
         defer { plan.branchInput = nil }
         let prefix = "cam" + String(index)
-        plan.cameraModes[input.id] = mode
+        plan[input: input.id].mode = mode
         let captured = CameraSources(configuration: configuration).add(input, mode: mode, prefix: prefix, to: &plan)
         let isolated = configuration.isIsolated(connections)
         var heads: [String] = []
         var deliveredTap: (String, String)?
-        if connections.contains(where: { $0.outputID == configuration.photoOutput?.id }) { plan.stillSources[input.id] = ElementHandle(captured) }
+        if connections.contains(where: { $0.outputID == configuration.photoOutput?.id }) { plan[input: input.id].stillSource = ElementHandle(captured) }
         for connection in connections where connection.outputID != configuration.photoOutput?.id {
             let branch = "\(prefix)-\(connection.outputID)"
             let tap = configuration.videoDataOutputs.first { $0.id == connection.outputID }
@@ -125,8 +125,8 @@ struct GraphBuilder {
         plan.fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
         // The capture queue, the connection's queue and, for a camera with its own track, the picture's.
         let queues = isolated ? 3 : 2
-        plan.cameraTaps.append(.init(inputID: input.id, captured: ElementHandle(captured), delivered: deliveredTap.map { ElementHandle($0.0) },
-                                     deliveredPad: deliveredTap?.1, framesOnTheWay: queues * (Self.cameraQueueFrames + 1)))
+        plan[input: input.id].taps = .init(inputID: input.id, captured: ElementHandle(captured), delivered: deliveredTap.map { ElementHandle($0.0) },
+                                           deliveredPad: deliveredTap?.1, framesOnTheWay: queues * (Self.cameraQueueFrames + 1))
     }
 
     /// A microphone's source, then a branch for each of its connections (queue, switch), teed, and each

@@ -35,8 +35,8 @@ struct MicrophoneSources {
             let format = plan.add("\(prefix)-format", .capsfilter)
             chain.append(format)
             let node = plan.node(source)!
-            plan.keptSources.append(.init(inputID: input.id, source: ElementHandle(source), factory: node.factory, properties: node.properties,
-                                          next: ElementHandle(format), selector: nil, end: ElementHandle(format)))
+            plan[input: input.id].kept = .init(inputID: input.id, source: ElementHandle(source), factory: node.factory, properties: node.properties,
+                                          next: ElementHandle(format), selector: nil, end: ElementHandle(format))
         }
         let convert = plan.add("\(prefix)-convert", .audioconvert)
         let resample = plan.add("\(prefix)-resample", .audioresample)

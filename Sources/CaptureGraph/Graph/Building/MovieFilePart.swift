@@ -22,8 +22,8 @@ struct MovieFilePart {
     mutating func addCamera(_ input: DeviceInput, branch: String, after flip: String, mode: CaptureMode, region: Region,
                             isolated isIsolated: Bool, to plan: inout GraphPlan) -> (String, String) {
         let compositor = ProgramStage.compositor(&plan)
-        let pad = "sink_\(plan.compositorPads.count)"
-        plan.compositorPads[input.id] = pad
+        let pad = "sink_\(plan.inputs.filter { $0.compositorPad != nil }.count)"
+        plan[input: input.id].compositorPad = pad
         var toPicture = flip
         if isIsolated {
             // The camera's own track shares the connection's switch and flip, at the captured size.

@@ -41,12 +41,13 @@ final class PicturePacing: Sendable {
     /// not waited for: its "waiting" picture's first text loads the fonts (0.3 to 0.6 s measured in the
     /// emulated VM), and the recording would begin that much late.
     private static func gateStart(of compositor: Element, plan: GraphPlan, configuration: SessionConfiguration) throws {
-        let waiting = Set(plan.keptSources.filter(\.startsDetached).map(\.inputID))
-        let awaited = configuration.replay == .fast ? [:] : plan.compositorPads.filter { !waiting.contains($0.key) }
+        let composed = plan.inputs.filter { $0.compositorPad != nil }
+        // Not for a fast replay, nor for an optional camera that starts detached.
+        let awaited = configuration.replay == .fast ? [] : composed.filter { $0.kept?.startsDetached != true }.map(\.id)
         let start = Locked(PictureStartGate(cameras: awaited.count, patience: configuration.deviceLoss.silenceTimeout))
         var inputs: [Pad] = []
-        for (input, name) in plan.compositorPads {
-            let pad = try compositor.staticPad(name)
+        for input in composed {
+            let pad = try compositor.staticPad(input.compositorPad!)
             pad.stopUpstreamQualityOfService()
             // The compositor shows, in each picture, the camera frame that begins within it: a camera
             // whose frames begin just after the picture's would be shown up to a frame early, and the
@@ -54,7 +55,7 @@ final class PicturePacing: Sendable {
             // frame put on the grid first lands in the picture nearest to it. A fast replay's clips have
             // no clock to keep to: its pictures start on the grid already.
             if configuration.replay != .fast { pad.alignToFrameGrid(rate: Fraction(rate: plan.frameRate)) }
-            if awaited[input] != nil { inputs.append(pad) }
+            if awaited.contains(input.id) { inputs.append(pad) }
         }
         try compositor.staticPad("src").addBufferProbe { [inputs] time in
             guard let time else { return .pass }
