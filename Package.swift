@@ -43,12 +43,10 @@ let package = Package(
         .target(name: "CaptureGraph", dependencies: ["CaptureModel", "GStreamer", "LinuxIO", "Locking"]),
         // Layer 4: the capture session, on the graph and the model; it never imports GStreamer.
         .target(name: "Capture", dependencies: ["CaptureGraph", "CaptureModel", "LinuxIO", "Locking"]),
-        // Layer 5: the command line. Members of a type come only from modules it imports (the session,
-        // and what the session re-exports), so the graph's extensions stay out of reach too.
+        // Layer 5: the command line.
         .executableTarget(
             name: "pipcam",
-            dependencies: ["Capture", "Locking", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+            dependencies: ["Capture", "Locking", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // What the tests share: running commands, the smallest full session, and reading recordings back
         // with ffprobe and ffmpeg.

@@ -136,9 +136,14 @@ enum EBMLWriter {
     }
 
     static func element(_ id: UInt32, _ body: [UInt8]) -> [UInt8] {
-        var idBytes = withUnsafeBytes(of: id.bigEndian) { Array($0) }
-        while idBytes[0] == 0 { idBytes.removeFirst() }
         let length = (1...8).first { body.count < (1 << (7 * $0)) - 1 } ?? 8
-        return idBytes + size(UInt64(body.count), length: length)! + body
+        return Self.id(id) + size(UInt64(body.count), length: length)! + body
+    }
+
+    /// An id's bytes: as many as it has (its leading bits say how many).
+    static func id(_ id: UInt32) -> [UInt8] {
+        var bytes = withUnsafeBytes(of: id.bigEndian) { Array($0) }
+        while bytes[0] == 0 { bytes.removeFirst() }
+        return bytes
     }
 }

@@ -58,7 +58,8 @@ public enum MatroskaFinish {
             let kept = Array(text.dropLast(mark.count))
             let length = name.body.count - 3
             guard kept.count <= length, let size = EBMLWriter.size(UInt64(length), length: Int(name.bodyOffset - name.offset) - 2) else { continue }
-            let bytes: [UInt8] = [0x88, 0x81, 0x00, 0x53, 0x6E] + size + kept + [UInt8](repeating: 0, count: length - kept.count)
+            let flag = EBMLWriter.unsigned(MatroskaID.flagDefault, 0), nameID = EBMLWriter.id(MatroskaID.name)
+            let bytes: [UInt8] = flag + nameID + size + kept + [UInt8](repeating: 0, count: length - kept.count)
             guard bytes.count == name.length else { continue }
             try file.write(bytes, at: name.offset)
         }
@@ -71,26 +72,26 @@ public enum MatroskaFinish {
         var tags: [UInt8] = []
         for (number, end) in ends.sorted(by: { $0.key < $1.key }) {
             guard let uid = layout.tracks[number]?.uid else { continue }
-            let targets = EBMLWriter.element(0x63C0, EBMLWriter.unsigned(0x63C5, uid))
-            let simple = EBMLWriter.element(0x67C8, EBMLWriter.element(0x45A3, Array("DURATION".utf8)) + EBMLWriter.element(0x4487, Array(clock(end).utf8)))
-            tags += EBMLWriter.element(0x7373, targets + simple)
+            let targets = EBMLWriter.element(MatroskaID.targets, EBMLWriter.unsigned(MatroskaID.tagTrackUID, uid))
+            let simple = EBMLWriter.element(MatroskaID.simpleTag, EBMLWriter.element(MatroskaID.tagName, Array("DURATION".utf8)) + EBMLWriter.element(MatroskaID.tagString, Array(clock(end).utf8)))
+            tags += EBMLWriter.element(MatroskaID.tag, targets + simple)
         }
         guard !tags.isEmpty else { return nil }
-        let tagsEntry = layout.seekEntries.first { $0.target == 0x1254_C367 }
+        let tagsEntry = layout.seekEntries.first { $0.target == MatroskaID.tags }
         let existing = tagsEntry.flatMap { entry -> MatroskaFileBytes.Element? in
             let position = MatroskaFileBytes.unsigned(file.bytes(at: entry.positionOffset, count: entry.positionLength))
             guard position < UInt64(file.size) else { return nil }
             return file.element(at: layout.dataStart + Int64(position))
         }
-        if let existing, existing.id == 0x1254_C367 { try dropTitleTags(in: existing, file: file) }
-        if let existing, existing.id == 0x1254_C367, existing.end == file.size, let size = existing.size,
+        if let existing, existing.id == MatroskaID.tags { try dropTitleTags(in: existing, file: file) }
+        if let existing, existing.id == MatroskaID.tags, existing.end == file.size, let size = existing.size,
            let newSize = EBMLWriter.size(UInt64(size) + UInt64(tags.count), length: existing.sizeLength) {
             try file.write(tags, at: file.size)
             try file.write(newSize, at: existing.sizeOffset)
             return existing.offset
         }
         let offset = file.size
-        try file.write(EBMLWriter.element(0x1254_C367, tags), at: offset)
+        try file.write(EBMLWriter.element(MatroskaID.tags, tags), at: offset)
         if let tagsEntry, tagsEntry.positionLength == 8 {
             try file.write(withUnsafeBytes(of: UInt64(offset - layout.dataStart).bigEndian) { Array($0) }, at: tagsEntry.positionOffset)
         }
@@ -100,9 +101,9 @@ public enum MatroskaFinish {
     /// The muxer repeats each track's name as a TITLE tag, but in GStreamer's quoted form
     /// (`"Picture:\ front"`), which readers then prefer to the name: each becomes a void of its length.
     static func dropTitleTags(in tags: MatroskaFileBytes.Element, file: MatroskaFileBytes) throws {
-        for tag in file.children(of: tags) where tag.id == 0x7373 {
-            for simple in tag.children where simple.id == 0x67C8 {
-                guard let name = simple.children.first(where: { $0.id == 0x45A3 }),
+        for tag in file.children(of: tags) where tag.id == MatroskaID.tag {
+            for simple in tag.children where simple.id == MatroskaID.simpleTag {
+                guard let name = simple.children.first(where: { $0.id == MatroskaID.tagName }),
                       String(decoding: name.body.prefix { $0 != 0 }, as: UTF8.self) == "TITLE" else { continue }
                 try file.write(MatroskaRepair.void(length: simple.length), at: simple.offset)
             }

@@ -28,20 +28,20 @@ public struct MatroskaHeader: Sendable, Equatable {
     }
 
     static func read(_ file: MatroskaFileBytes) -> MatroskaHeader? {
-        guard let ebml = file.element(at: 0), ebml.id == 0x1A45_DFA3, let ebmlEnd = ebml.end,
-              let docType = file.children(of: ebml).first(where: { $0.id == 0x4282 }),
+        guard let ebml = file.element(at: 0), ebml.id == MatroskaID.ebml, let ebmlEnd = ebml.end,
+              let docType = file.children(of: ebml).first(where: { $0.id == MatroskaID.docType }),
               ["matroska", "webm"].contains(String(decoding: docType.body.prefix { $0 != 0 }, as: UTF8.self)),
-              let segment = file.element(at: ebmlEnd), segment.id == 0x1853_8067 else { return nil }
+              let segment = file.element(at: ebmlEnd), segment.id == MatroskaID.segment else { return nil }
         var writingApp: String?
         var duration: Duration?
         // The segment's first children: the seek table, the info (WritingApp, Duration), the tracks.
         var offset = segment.body
-        while let element = file.element(at: offset), element.id != 0x1F43_B675, let end = element.end {
-            if element.id == 0x1549_A966 {
+        while let element = file.element(at: offset), element.id != MatroskaID.cluster, let end = element.end {
+            if element.id == MatroskaID.info {
                 let fields = file.children(of: element)
-                writingApp = fields.first { $0.id == 0x5741 }.map { String(decoding: $0.body.prefix { $0 != 0 }, as: UTF8.self) }
-                let scale = fields.first { $0.id == 0x2AD7B1 }.map { Double(MatroskaFileBytes.unsigned($0.body.prefix(8))) } ?? 1_000_000
-                if let field = fields.first(where: { $0.id == 0x4489 }) {
+                writingApp = fields.first { $0.id == MatroskaID.writingApp }.map { String(decoding: $0.body.prefix { $0 != 0 }, as: UTF8.self) }
+                let scale = fields.first { $0.id == MatroskaID.timestampScale }.map { Double(MatroskaFileBytes.unsigned($0.body.prefix(8))) } ?? 1_000_000
+                if let field = fields.first(where: { $0.id == MatroskaID.duration }) {
                     let bits = MatroskaFileBytes.unsigned(field.body.prefix(8))
                     let value = field.body.count == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
                     let nanoseconds = value * scale

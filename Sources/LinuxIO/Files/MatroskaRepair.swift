@@ -79,10 +79,10 @@ public enum MatroskaRepair {
         }
         let cuesOffset = scan.keptEnd
         try file.write(cues(scan.cues, relativeTo: layout.dataStart), at: cuesOffset)
-        layout.positions[0x1C53_BB6B] = cuesOffset
+        layout.positions[MatroskaID.cues] = cuesOffset
         try MatroskaFinish.writeFlags(file, layout)
         let start = BlockScan.startTime(file, from: layout.firstCluster, scale: layout.timecodeScale)
-        layout.positions[0x1254_C367] = try MatroskaFinish.appendDurations(BlockScan.since(start, scan.ends), file: file, layout: layout)
+        layout.positions[MatroskaID.tags] = try MatroskaFinish.appendDurations(BlockScan.since(start, scan.ends), file: file, layout: layout)
         for entry in layout.seekEntries {
             if entry.positionLength == 8, let position = layout.positions[entry.target] {
                 try file.write(withUnsafeBytes(of: UInt64(position - layout.dataStart).bigEndian) { Array($0) }, at: entry.positionOffset)
@@ -110,17 +110,17 @@ public enum MatroskaRepair {
     private static func cues(_ cues: [(time: UInt64, track: UInt64, cluster: Int64)], relativeTo dataStart: Int64) -> [UInt8] {
         var body: [UInt8] = []
         for cue in cues {
-            let position = EBMLWriter.element(0xB7, EBMLWriter.unsigned(0xF7, cue.track) + EBMLWriter.unsigned(0xF1, UInt64(cue.cluster - dataStart)))
-            body += EBMLWriter.element(0xBB, EBMLWriter.unsigned(0xB3, cue.time) + position)
+            let position = EBMLWriter.element(MatroskaID.cueTrackPositions, EBMLWriter.unsigned(MatroskaID.cueTrack, cue.track) + EBMLWriter.unsigned(MatroskaID.cueClusterPosition, UInt64(cue.cluster - dataStart)))
+            body += EBMLWriter.element(MatroskaID.cuePoint, EBMLWriter.unsigned(MatroskaID.cueTime, cue.time) + position)
         }
-        return EBMLWriter.element(0x1C53_BB6B, body)
+        return EBMLWriter.element(MatroskaID.cues, body)
     }
 
     /// An EBML void element of exactly `length` bytes (at least two: an id and a size).
     static func void(length: Int) -> [UInt8] {
         let sizeLength = length - 1 <= 127 ? 1 : 8
         guard length >= 2, let size = EBMLWriter.size(UInt64(length - 1 - sizeLength), length: sizeLength) else { return [] }
-        return [0xEC] + size + [UInt8](repeating: 0, count: length - 1 - sizeLength)
+        return [UInt8(MatroskaID.void)] + size + [UInt8](repeating: 0, count: length - 1 - sizeLength)
     }
 }
 
@@ -160,7 +160,7 @@ struct MatroskaLayout {
     var firstCluster: Int64 = 0
 
     static func read(_ file: MatroskaFileBytes) throws -> MatroskaLayout {
-        guard let ebml = file.element(at: 0), let ebmlEnd = ebml.end, let segment = file.element(at: ebmlEnd), segment.id == 0x1853_8067 else {
+        guard let ebml = file.element(at: 0), let ebmlEnd = ebml.end, let segment = file.element(at: ebmlEnd), segment.id == MatroskaID.segment else {
             throw MatroskaRepair.Failure.notMatroska
         }
         var layout = MatroskaLayout()
@@ -168,26 +168,26 @@ struct MatroskaLayout {
         layout.segmentSizeLength = segment.sizeLength
         layout.dataStart = segment.body
         var offset = segment.body
-        while let element = file.element(at: offset), element.id != 0x1F43_B675 {
+        while let element = file.element(at: offset), element.id != MatroskaID.cluster {
             guard let end = element.end else { throw MatroskaRepair.Failure.unsupported("an element of unknown size before the first cluster") }
             layout.positions[element.id] = element.offset
             switch element.id {
-            case 0x114D_9B74: layout.readSeekHead(file, element)
-            case 0x1549_A966: layout.readInfo(file, element)
-            case 0x1654_AE6B: layout.readTracks(file, element)
+            case MatroskaID.seekHead: layout.readSeekHead(file, element)
+            case MatroskaID.info: layout.readInfo(file, element)
+            case MatroskaID.tracks: layout.readTracks(file, element)
             default: break
             }
             offset = end
         }
-        guard file.element(at: offset)?.id == 0x1F43_B675 else { throw MatroskaRepair.Failure.noPictures }
+        guard file.element(at: offset)?.id == MatroskaID.cluster else { throw MatroskaRepair.Failure.noPictures }
         layout.firstCluster = offset
         return layout
     }
 
     private mutating func readSeekHead(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element) {
-        for seek in file.children(of: element) where seek.id == 0x4DBB {
+        for seek in file.children(of: element) where seek.id == MatroskaID.seek {
             let fields = seek.children
-            guard let target = fields.first(where: { $0.id == 0x53AB }), let position = fields.first(where: { $0.id == 0x53AC }) else { continue }
+            guard let target = fields.first(where: { $0.id == MatroskaID.seekID }), let position = fields.first(where: { $0.id == MatroskaID.seekPosition }) else { continue }
             seekEntries.append(SeekEntry(offset: seek.offset, length: seek.length, target: UInt32(truncatingIfNeeded: MatroskaFileBytes.unsigned(target.body)),
                                          positionOffset: position.bodyOffset, positionLength: position.body.count))
         }
@@ -195,18 +195,18 @@ struct MatroskaLayout {
 
     private mutating func readInfo(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element) {
         for field in file.children(of: element) {
-            if field.id == 0x2AD7B1 { timecodeScale = max(1, MatroskaFileBytes.unsigned(field.body)) }
-            if field.id == 0x4489 { durationField = (field.bodyOffset, field.body.count) }
+            if field.id == MatroskaID.timestampScale { timecodeScale = max(1, MatroskaFileBytes.unsigned(field.body)) }
+            if field.id == MatroskaID.duration { durationField = (field.bodyOffset, field.body.count) }
         }
     }
 
     private mutating func readTracks(_ file: MatroskaFileBytes, _ element: MatroskaFileBytes.Element) {
-        for entry in file.children(of: element) where entry.id == 0xAE {
+        for entry in file.children(of: element) where entry.id == MatroskaID.trackEntry {
             let children = entry.children
             let fields = Dictionary(children.map { ($0.id, MatroskaFileBytes.unsigned($0.body.prefix(8))) }) { first, _ in first }
-            guard let number = fields[0xD7] else { continue }
-            tracks[number] = Track(isVideo: fields[0x83] == 1, defaultDuration: fields[0x23E383], uid: fields[0x73C5],
-                                   name: children.first { $0.id == 0x536E })
+            guard let number = fields[MatroskaID.trackNumber] else { continue }
+            tracks[number] = Track(isVideo: fields[MatroskaID.trackType] == 1, defaultDuration: fields[MatroskaID.defaultDuration], uid: fields[MatroskaID.trackUID],
+                                   name: children.first { $0.id == MatroskaID.name })
         }
     }
 }
@@ -225,10 +225,10 @@ struct BlockScan {
     /// Blocks kept, per track.
     var blocks: [UInt64: Int] = [:]
 
-    private static let clusterID: UInt32 = 0x1F43_B675
-    private static let topLevel: Set<UInt32> = [clusterID, 0x1C53_BB6B, 0x1254_C367, 0x1043_A770, 0x1941_A469]
+    private static let clusterID: UInt32 = MatroskaID.cluster
+    private static let topLevel: Set<UInt32> = [clusterID, MatroskaID.cues, MatroskaID.tags, MatroskaID.chapters, MatroskaID.attachments]
     /// What a cluster holds besides blocks: its time, position, previous size, a void, a checksum.
-    private static let clusterFields: Set<UInt32> = [0xE7, 0xA7, 0xAB, 0xEC, 0xBF]
+    private static let clusterFields: Set<UInt32> = [MatroskaID.timestamp, MatroskaID.position, MatroskaID.prevSize, MatroskaID.void, MatroskaID.crc32]
 
     static func run(_ file: MatroskaFileBytes, from first: Int64, tracks: [UInt64: MatroskaLayout.Track], scale: UInt64) -> BlockScan {
         var scan = BlockScan()
@@ -248,7 +248,7 @@ struct BlockScan {
         guard let cluster = file.element(at: first), cluster.id == clusterID else { return .zero }
         var offset = cluster.body
         while let element = file.element(at: offset), let size = element.size, clusterFields.contains(element.id) {
-            if element.id == 0xE7 { return .nanoseconds(product(MatroskaFileBytes.unsigned(file.body(of: element, limit: 8)), scale)) }
+            if element.id == MatroskaID.timestamp { return .nanoseconds(product(MatroskaFileBytes.unsigned(file.body(of: element, limit: 8)), scale)) }
             offset = element.body + size
         }
         return .zero
@@ -266,7 +266,7 @@ struct BlockScan {
         var offset = first
         while let element = file.element(at: offset), let end = element.end {
             if element.id == clusterID { clusters.append(offset) }
-            guard topLevel.contains(element.id) || element.id == 0xEC else { break }
+            guard topLevel.contains(element.id) || element.id == MatroskaID.void else { break }
             offset = end
         }
         var scan = BlockScan()
@@ -304,7 +304,7 @@ struct BlockScan {
                 keptEnd = offset
                 return (offset, true)
             }
-            let isBlock = element.id == 0xA3 || element.id == 0xA0
+            let isBlock = element.id == MatroskaID.simpleBlock || element.id == MatroskaID.blockGroup
             guard isBlock || Self.clusterFields.contains(element.id) else { return (offset, false) }
             guard let size = element.size, element.body + size <= file.size else {
                 // A block cut off by the end of the file: the one before it is whole.
@@ -314,7 +314,7 @@ struct BlockScan {
             // A well-formed element follows the pending block: the block is whole.
             if let block = pending { keep(block, cluster: cluster, tracks: tracks, scale: scale) }
             pending = nil
-            if element.id == 0xE7 { clusterTime = MatroskaFileBytes.unsigned(file.body(of: element, limit: 8)) }
+            if element.id == MatroskaID.timestamp { clusterTime = MatroskaFileBytes.unsigned(file.body(of: element, limit: 8)) }
             if isBlock, let block = Self.block(file, element, clusterTime: clusterTime) {
                 pending = (element.body + size, block.track, block.time, block.key, block.duration)
             } else if isBlock {
@@ -353,21 +353,21 @@ struct BlockScan {
         var header = file.bytes(at: element.body, count: 12)
         var key = false
         var duration: UInt64?
-        if element.id == 0xA0 {
+        if element.id == MatroskaID.blockGroup {
             // A block group: its block, and its duration; a key picture refers to no other.
             key = true
             var blockHeader: [UInt8]?
             for child in file.children(of: element) {
-                if child.id == 0xA1 { blockHeader = Array(child.body.prefix(12)) }
-                if child.id == 0x9B { duration = MatroskaFileBytes.unsigned(child.body.prefix(8)) }
-                if child.id == 0xFB { key = false }
+                if child.id == MatroskaID.block { blockHeader = Array(child.body.prefix(12)) }
+                if child.id == MatroskaID.blockDuration { duration = MatroskaFileBytes.unsigned(child.body.prefix(8)) }
+                if child.id == MatroskaID.referenceBlock { key = false }
             }
             guard let blockHeader else { return nil }
             header = blockHeader
         }
         guard let track = MatroskaFileBytes.number(header, from: 0, keepingMarker: false), header.count >= track.length + 3 else { return nil }
         let relative = Int16(bitPattern: UInt16(header[track.length]) << 8 | UInt16(header[track.length + 1]))
-        if element.id == 0xA3 { key = header[track.length + 2] & 0x80 != 0 }
+        if element.id == MatroskaID.simpleBlock { key = header[track.length + 2] & 0x80 != 0 }
         return (track.value, Int64(clamping: clusterTime) &+ Int64(relative), key, duration)
     }
 }
