@@ -341,6 +341,13 @@ static GstPadProbeReturn pc_probe_forward_key_unit(GstPad *pad, GstPadProbeInfo 
     return GST_PAD_PROBE_OK;
 }
 
+/// Asks the encoders upstream of `pad` for a key frame as soon as they can, with their headers.
+/// A sink pad pushes it to its peer; a source pad takes it in as one of its own.
+static inline gboolean pc_pad_request_key_frame(GstPad *pad) {
+    GstEvent *event = gst_video_event_new_upstream_force_key_unit(GST_CLOCK_TIME_NONE, TRUE, 0);
+    return GST_PAD_IS_SINK(pad) ? gst_pad_push_event(pad, event) : gst_pad_send_event(pad, event);
+}
+
 static inline void pc_pad_forward_key_unit_requests(GstPad *from, GstPad **targets, guint count, gint rate_num, gint rate_den) {
     PcKeyUnitForward *forward = g_new0(PcKeyUnitForward, 1);
     forward->targets = g_new0(GstPad *, count);

@@ -15,6 +15,7 @@ extension CaptureSession {
             }
             self.segmentNames.begin(at: configuration.movieFile?.path)
             let plan = try configuration.graphPlan()
+            try HostLookup.check(configuration.streams)
             do {
                 try await self.screens.share(for: configuration)
                 try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: self.screens), configuration)

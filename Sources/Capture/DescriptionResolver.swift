@@ -28,6 +28,7 @@ extension PipelineDescription {
         configuration.movieFile = movie
         configuration.movieFile?.encoderSpeed = encoderSpeed
         configuration.movieFile?.segmenting = segmenting
+        configuration.streams = streams
 
         for (entries, kind) in [(cameras, MediaType.video), (microphones, MediaType.audio)] {
             let chosen = try choose(entries, kind: kind, from: devices.filter { $0.mediaType == kind }, soundServerSources: soundServerSources)

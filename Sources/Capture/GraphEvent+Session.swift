@@ -12,6 +12,7 @@ extension GraphEvent {
         case .interrupted(let input, let reason, let time): return .interrupted(input: input, reason: reason, at: time)
         case .interruptionEnded(let input, let time): return .interruptionEnded(input: input, at: time)
         case .warning(let text): return .warning(text)
+        case .stream(let event): return .stream(event)
         }
     }
 
@@ -20,7 +21,7 @@ extension GraphEvent {
     var endsRecording: Bool {
         switch self {
         case .previewClosed, .failed, .drained: return true
-        case .interrupted, .interruptionEnded, .warning: return false
+        case .interrupted, .interruptionEnded, .warning, .stream: return false
         }
     }
 }

@@ -11,4 +11,10 @@ extension Pad {
             pc_pad_forward_key_unit_requests(pad, buffer.baseAddress, guint(buffer.count), rate.numerator, rate.denominator)
         }
     }
+
+    /// Asks the encoder upstream of this pad for a key frame now: a stream that starts or resumes
+    /// begins with one, rather than waiting for the encoder's next.
+    public func requestKeyFrame() {
+        _ = pc_pad_request_key_frame(pad)
+    }
 }

@@ -87,6 +87,25 @@ extension Pad {
         addRawBufferProbe { pad, buffer in body(.clockTime(pc_pad_running_time(pad, pc_buffer_pts(buffer)))) }
     }
 
+    /// Calls `body` for each push of data through this pad, a buffer or a list of them (muxers that
+    /// pack packets for the network push lists), on the streaming thread.
+    @discardableResult
+    public func addDataProbe(_ body: @escaping @Sendable () -> ProbeDecision) -> UInt {
+        let box = Unmanaged.passRetained(DataProbeBox(body)).toOpaque()
+        let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
+        let id = gst_pad_add_probe(pad, types, { _, _, data in
+            guard let data else { return GST_PAD_PROBE_OK }
+            switch Unmanaged<DataProbeBox>.fromOpaque(data).takeUnretainedValue().body() {
+            case .pass: return GST_PAD_PROBE_OK
+            case .drop: return GST_PAD_PROBE_DROP
+            case .remove: return GST_PAD_PROBE_REMOVE
+            }
+        }, box) { data in
+            if let data { Unmanaged<DataProbeBox>.fromOpaque(data).release() }
+        }
+        return UInt(id)
+    }
+
     /// Calls `body` with each buffer passing this pad, as GStreamer holds it, and the pad.
     @discardableResult
     func addRawBufferProbe(_ body: @escaping @Sendable (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstBuffer>) -> ProbeDecision) -> UInt {
@@ -116,6 +135,11 @@ extension Pad {
     public func removeProbe(_ id: UInt) {
         gst_pad_remove_probe(pad, gulong(id))
     }
+}
+
+private final class DataProbeBox {
+    let body: @Sendable () -> ProbeDecision
+    init(_ body: @escaping @Sendable () -> ProbeDecision) { self.body = body }
 }
 
 private final class ProbeBox {

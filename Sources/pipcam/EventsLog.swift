@@ -5,7 +5,8 @@ import Foundation
 /// (about once a second: level, factors, pictures, dropped, skipped, step), and "throttle" / "restore"
 /// steps with their new settings and reason, "interrupted" / "interruption-ended" when a device is lost
 /// and back (input, reason, recording time), "control" when a camera's controls change (camera, the
-/// values read back, time). Lines are written as they happen, so a crash loses none.
+/// values read back, time), "stream" when a stream connects, is lost or falls behind (stream, what,
+/// reason, retry seconds, pictures left out). Lines are written as they happen, so a crash loses none.
 final class EventsLog: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()
@@ -27,6 +28,19 @@ final class EventsLog: @unchecked Sendable {
         case .controlsChanged(let camera, let controls, let time):
             let values = Dictionary(controls.compactMap { control in control.value.map { (control.name, JSONValue.number(Double($0), places: 0)) } }) { $1 }
             line = JSONValue.object(["event": "control", "camera": .string(camera), "set": .object(values), "time": .number(time.seconds, places: 3)]).text
+        case .stream(let event):
+            var fields: [String: JSONValue] = ["event": .string("stream"), "stream": .string(event.stream)]
+            switch event.kind {
+            case .connected: fields["what"] = .string("connected")
+            case .lost(let reason, let retry):
+                fields["what"] = .string("lost")
+                fields["reason"] = .string(reason)
+                fields["retry"] = .number(retry.seconds, places: 0)
+            case .dropped(let pictures):
+                fields["what"] = .string("dropped")
+                fields["pictures"] = .number(Double(pictures), places: 0)
+            }
+            line = JSONValue.object(fields).text
         default: return
         }
         lock.withLock { try? handle.write(contentsOf: Data((line + "\n").utf8)) }

@@ -26,6 +26,9 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --segment, delete the oldest parts: keep this many (48), those of this age (12h, 7d), or this size (20GB).", valueName: "count|age|size"))
     var keep: String?
 
+    @OptionGroup(title: "Streams")
+    var streamOptions: StreamOptions
+
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
@@ -107,6 +110,7 @@ struct Record: AsyncParsableCommand {
         let path = try OutputPath.check(output, force: force)
         var configuration = try sessionOptions.configuration(outputPath: path, loaded: description)
         try applySegmenting(to: &configuration)
+        configuration.streams = try streamOptions.streams(besides: configuration.streams)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         if preview { configuration.attachPreviewOutput(try live.previewOutput()) }

@@ -60,6 +60,8 @@ struct SessionEventPrinter {
                 say("\(input) lost at \(RecordingSummary.clock(time)): \(reason); the recording goes on without it")
             case .interruptionEnded(let input, let time):
                 say("\(input) is back at \(RecordingSummary.clock(time))")
+            case .stream(let event):
+                say(event.line)
             case .segmentFinished(let summary):
                 say("finished \(summary.path ?? "a file"); recording goes on in the next")
             case .stopped(let summary):

@@ -27,8 +27,10 @@ struct StatusLine {
         lastTime = status.elapsed
         let away = status.away.map { "\($0.inputID) lost \(Int((status.elapsed - $0.since).seconds)) s" }
         let size = RecordingSummary.bytes(status.fileSize ?? 0)
+        let streams = status.streams.map(\.text).joined(separator: ", ")
         let line = RecordingSummary.clock(status.elapsed)
-            + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)" + (note.isEmpty ? "" : "  \(note)")
+            + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)"
+            + (streams.isEmpty ? "" : "  " + streams) + (note.isEmpty ? "" : "  \(note)")
         if isTerminal { return "\r\u{1B}[K" + line }
         guard status.elapsed - lastPlain >= .seconds(5) else { return nil }
         lastPlain = status.elapsed

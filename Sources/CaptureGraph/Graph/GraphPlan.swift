@@ -99,6 +99,8 @@ public struct GraphPlan: Sendable {
     public var fileSink: ElementHandle<Element>?
     /// The appsink that sees the encoded picture for live photos.
     public var livePhotoSink: ElementHandle<AppSink>?
+    /// Where the streams take the encoded picture and sound (`StreamPart`).
+    public var streamTaps = StreamTaps()
     /// Appsinks by data output id.
     public var appSinks: [String: ElementHandle<AppSink>] = [:]
     /// One track of the file: the muxer's sink pad it enters by, its name, and whether players play it

@@ -18,6 +18,8 @@ package enum GraphEvent: Sendable {
     case interruptionEnded(input: String, at: Duration)
     /// Something the recording goes on through, worth a line (a camera back in another mode).
     case warning(String)
+    /// A stream connected, was lost or fell behind (`StreamWriter`): the recording goes on.
+    case stream(StreamEvent)
 }
 
 /// Starting and finishing a built graph: the only place the pipeline's states and its bus are handled
@@ -35,6 +37,7 @@ extension RunningGraph {
             onEvent(event)
         }
         attach(subscription: subscription, cameraWatch: cameraWatch)
+        streams?.start(onEvent: onEvent)
         do {
             try beforePlaying()
             try await pipeline.reachState(.playing, timeout: timeout)
@@ -80,6 +83,8 @@ extension RunningGraph {
                 failure = error
             }
         }
+        // The streams end once the file has: each sends what it holds, for a few seconds at most.
+        await streams?.finish()
         // What the muxer could not write, written; a file it could not end, ended as a crashed one.
         if writer.finish() { return }
         if let failure { throw failure }

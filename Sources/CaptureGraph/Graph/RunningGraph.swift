@@ -18,6 +18,8 @@ package final class RunningGraph: @unchecked Sendable {
     private let pacing: PicturePacing
     /// The data outputs' samples and the live photos' ring.
     private let deliveries: DataDeliveries
+    /// The streams, each in a pipeline of its own fed from the program (nil without streams).
+    let streams: StreamWriter?
     /// The first error the pipeline posted.
     package let firstError = Locked<CaptureError?>(nil)
     /// Whether the stop is to end at once (`cutShort`).
@@ -62,6 +64,7 @@ package final class RunningGraph: @unchecked Sendable {
         writer = try FileWriter(plan: plan, configuration: configuration, pipeline: pipeline, counters: counters)
         pacing = try PicturePacing(plan: plan, configuration: configuration, pipeline: pipeline, skipped: counters.skipped)
         deliveries = DataDeliveries(plan: plan, configuration: configuration, pipeline: pipeline)
+        streams = configuration.streams.isEmpty ? nil : try StreamWriter(plan: plan, configuration: configuration, pipeline: pipeline)
         if let preview = configuration.previewOutput { try watchKeys(of: preview) }
         keepers = try plan.keptSources.compactMap { kept in
             guard let input = configuration.input(kept.inputID) else { return nil }
@@ -112,6 +115,7 @@ package final class RunningGraph: @unchecked Sendable {
         var status = LiveStatus(elapsed: elapsed, frames: counters.cameraFrames.map { ($0.inputID, $0.frames) },
                                 dropped: counters.droppedTotal, fileSize: size)
         status.away = away
+        status.streams = streams?.status ?? []
         return status
     }
 
@@ -126,6 +130,7 @@ package final class RunningGraph: @unchecked Sendable {
         var summary = RecordingSummary(path: path, duration: counters.written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
                                        droppedPictures: counters.droppedPictures, fileSize: size, problem: problem)
         summary.interruptions = interruptions.value
+        summary.streams = streams?.summaries ?? []
         if let parts = writer.parts {
             summary.parts = parts.kept
             summary.deletedParts = parts.deletedCount

@@ -9,7 +9,7 @@ enum DescriptionReader {
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
-    static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras", "segment", "keep"]
+    static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras", "segment", "keep", "streams"]
     static let segmentKeys = ["time", "size"]
 
 
@@ -68,7 +68,7 @@ enum DescriptionReader {
         if let problem = description.layout.insetProblem(width: picture.width, height: picture.height) { throw value.error(problem) }
     }
 
-    /// `output:`: the file, its encoding, its tracks, and its parts.
+    /// `output:`: the file, its encoding, its tracks, its parts, and its streams.
     private static func readOutput(_ value: YAMLReader, into description: inout PipelineDescription) throws {
         let fields = try value.mapping(allowed: outputKeys)
         if let path = fields["file"] {
@@ -97,6 +97,7 @@ enum DescriptionReader {
             }
             do { description.segmenting = try segmenting.checked() } catch { throw segment.error("\(error)") }
         }
+        if let streams = fields["streams"] { description.streams = try Self.streams(streams) }
         if let keep = fields["keep"] {
             guard description.segmenting != nil else { throw keep.error("'keep' deletes the oldest parts: it needs 'segment'") }
             do { description.segmenting?.keep = try Segmenting.parse(keep: try keep.string()) } catch let error as SegmentingError { throw keep.error(error.description) }

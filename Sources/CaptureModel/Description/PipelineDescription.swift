@@ -60,6 +60,8 @@ public struct PipelineDescription: Sendable {
     public var encoderSpeed = MovieFileOutput.EncoderSpeed.veryfast
     /// `output.segment` and `output.keep`: parts instead of one file.
     public var segmenting: Segmenting?
+    /// `output.streams`: the recording sent live.
+    public var streams: [StreamOutput] = []
     public var replay = SessionConfiguration.Replay.realTime
     /// What `record` does when the session costs more than the machine has.
     public var cost = CostPolicy()

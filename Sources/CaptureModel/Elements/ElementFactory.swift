@@ -18,6 +18,8 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     // A recording in parts (`--segment`).
     case splitmuxsink
     case aacEncoder = "avenc_aac"
+    // Streams (`StreamOutput`): RTMP's FLV, SRT's and HLS's MPEG-TS.
+    case flvmux, rtmp2sink, srtsink, mpegtsmux, hlssink2
     case alsasrc
     case x264enc
     // Bad plugins.
@@ -61,11 +63,11 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
              .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
-             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse, .splitmuxsink: "gstreamer1.0-plugins-good"
+             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse, .splitmuxsink, .flvmux: "gstreamer1.0-plugins-good"
         case .aacEncoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
-        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc: "gstreamer1.0-plugins-bad"
+        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc, .rtmp2sink, .srtsink, .mpegtsmux, .hlssink2: "gstreamer1.0-plugins-bad"
         case .timeoverlay, .textoverlay, .ximagesink, .xvimagesink: "gstreamer1.0-x"
         case .glimagesink: "gstreamer1.0-gl"
         case .pipewiresrc: "gstreamer1.0-pipewire"

@@ -33,6 +33,8 @@ public enum CaptureError: Error, CustomStringConvertible {
     case missingElements([ElementFactory])
     /// A recording could not be exported; `reason` is what the media library said.
     case exportFailed(reason: String)
+    /// A stream cannot be made as asked, or (required) could not start.
+    case streamOutput(name: String, StreamProblem)
 
     public var description: String {
         switch self {
@@ -64,6 +66,8 @@ public enum CaptureError: Error, CustomStringConvertible {
             return "GStreamer \(noun) \(names) \(verb) not installed: sudo apt-get install \(ElementFactory.packages(of: factories).joined(separator: " "))"
         case .exportFailed(let reason):
             return reason
+        case .streamOutput(let name, let problem):
+            return "stream '\(name)': \(problem)"
         }
     }
 }

@@ -6,6 +6,8 @@ public struct LiveStatus: Sendable {
     public let fileSize: Int64?
     /// Inputs whose device is away now, and since when (recording time).
     public var away: [(inputID: String, since: Duration)] = []
+    /// Each stream's state and rate.
+    public var streams: [StreamStatus] = []
 
     public init(elapsed: Duration, frames: [(inputID: String, count: Int)], dropped: Int, fileSize: Int64?) {
         self.elapsed = elapsed

@@ -7,6 +7,8 @@ public struct SessionConfiguration: Sendable {
     public var audioDataOutputs: [AudioDataOutput] = []
     public var photoOutput: PhotoOutput?
     public var previewOutput: PreviewOutput?
+    /// The recording sent live (`StreamOutput`): each takes the movie file's picture and mix.
+    public var streams: [StreamOutput] = []
     public var connections: [Connection] = []
     public var preset: SessionPreset = .high
     /// Overrides the preset's frame rate.
@@ -232,6 +234,7 @@ public struct SessionConfiguration: Sendable {
                 throw CaptureError.invalidConfiguration("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")
             }
         }
+        try validateStreams()
         if !SessionLimits.deviceTimeoutSeconds.contains(deviceLoss.silenceTimeout.seconds) {
             throw CaptureError.invalidConfiguration("device timeout \(deviceLoss.silenceTimeout.seconds) s is outside \(SessionLimits.text(SessionLimits.deviceTimeoutSeconds)) seconds")
         }

@@ -28,6 +28,8 @@ public enum SessionEvent: Sendable {
     /// A camera's controls were changed while recording (live, or to follow a matched camera), at this
     /// recording time: the controls written, read back from the camera.
     case controlsChanged(camera: String, controls: [CameraControl], at: Duration)
+    /// A stream connected, was lost (and is tried again) or fell behind, at no cost to the file.
+    case stream(StreamEvent)
 }
 
 /// What a recording holds when it stops.
@@ -65,6 +67,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     /// A recording in parts: the parts on the disk, in order, and how many older ones `keep` deleted.
     public var parts: [String] = []
     public var deletedParts = 0
+    /// Each stream's time live, reconnects and data sent.
+    public var streams: [StreamSummary] = []
 
     package init(path: String?, duration: Duration, cameras: [Camera], droppedPictures: Int, fileSize: Int64?, problem: String? = nil) {
         self.path = path
@@ -102,6 +106,7 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
         if deletedParts > 0 { lines.append("  \(deletedParts) older parts deleted, as keep asks") }
         if let fileSize { lines.append("  \(parts.count > 1 ? "size of the parts" : "file size"): \(Self.bytes(fileSize))") }
+        lines += streams.map(\.line)
         if let problem { lines.append("  the file was not finalized: \(problem)") }
         return lines.joined(separator: "\n")
     }

@@ -9,37 +9,30 @@ enum Encoders {
         ("max-size-buffers", .uint(0)), ("max-size-bytes", .uint(0)), ("max-size-time", .uint(3_000_000_000)),
     ]
 
-    /// Returns the first and last element of encoder → parser → queue. With `livePhotoRing`, the encoded
-    /// frames also go to an appsink that keeps the last seconds in memory for live photos (references to
-    /// the same buffers: no copy, no second encode).
+    /// Returns the first and last element of encoder → parser → queue. The encoded frames also go to
+    /// `taps` (the live photos' ring, the streams): references to the same buffers, no copy, no second
+    /// encode.
     static func addVideo(_ movie: MovieFileOutput, prefix: String, bitrate: Int, rate: Double, keyFrameSeconds: Double = 2,
-                         livePhotoRing: Bool = false, to plan: inout GraphPlan) -> (first: String, last: String) {
+                         alsoTo taps: [String] = [], to plan: inout GraphPlan) -> (first: String, last: String) {
         let (factory, properties) = EncoderChoice.encoder(movie.encoder, bitrate: bitrate, frameRate: rate, keyFrameSeconds: keyFrameSeconds,
                                                           speed: movie.encoderSpeed)
         let encoder = plan.add("\(prefix)-encode", factory, properties)
         plan.encoders.append(ElementHandle(encoder))
         let parse = plan.add("\(prefix)-parse", .h264parse)
         let queue = plan.add("\(prefix)-mux-queue", .queue, muxQueue)
-        plan.chain([encoder, parse])
-        if livePhotoRing {
-            let ringQueue = plan.add("\(prefix)-ring-queue", .queue, GraphBuilder.leakyQueue(buffers: Int(rate.rounded()) * 2))
-            let sink = plan.add("\(prefix)-ring", .appsink, [("sync", .bool(false)), ("max-buffers", .uint(8)), ("drop", .bool(true))])
-            plan.livePhotoSink = ElementHandle(sink)
-            plan.fanOut(from: parse, to: [queue, ringQueue], tee: "\(prefix)-ring-tee")
-            plan.link(ringQueue, to: sink)
-        } else {
-            plan.link(parse, to: queue)
-        }
+        plan.link(encoder, to: parse)
+        plan.fanOut(from: parse, to: [queue] + taps, tee: "\(prefix)-tee")
         return (encoder, queue)
     }
 
-    /// Returns the queue after convert → Opus encoder, fed from `upstream`.
-    static func addSound(_ movie: MovieFileOutput, prefix: String, after upstream: String, to plan: inout GraphPlan) -> String {
+    /// Returns the first and last element of convert → Opus encoder → queue, fed from `upstream` when
+    /// given (the caller links it otherwise).
+    static func addSound(_ movie: MovieFileOutput, prefix: String, after upstream: String?, to plan: inout GraphPlan) -> (first: String, last: String) {
         let convert = plan.add("\(prefix)-convert", .audioconvert)
         let encoder = plan.add("\(prefix)-encode", .opusenc, [("bitrate", .int(Int64(movie.audioBitrate * 1000)))])
         plan.encoders.append(ElementHandle(encoder))
         let queue = plan.add("\(prefix)-mux-queue", .queue, muxQueue)
-        plan.chain([upstream, convert, encoder, queue])
-        return queue
+        plan.chain([upstream].compactMap { $0 } + [convert, encoder, queue])
+        return (convert, queue)
     }
 }

@@ -67,9 +67,9 @@ struct MovieFilePart {
             plan.fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
             let pace = plan.add("\(branch)-track-pace", .audiomixer, ProgramStage.mixerLatency)
             plan.link(trackQueue, to: pace, "sink_0")
-            let encoder = Encoders.addSound(movie, prefix: "\(branch)-track", after: pace, to: &plan)
-            sound.append(encoder)
-            titles[encoder] = input.label
+            let encoded = Encoders.addSound(movie, prefix: "\(branch)-track", after: pace, to: &plan)
+            sound.append(encoded.last)
+            titles[encoded.last] = input.label
         }
         plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))])
         mixerInputs += 1
@@ -77,7 +77,7 @@ struct MovieFilePart {
 
     /// The mixed sound, encoded once by the program stage: the file's first sound track.
     mutating func addMix(to plan: inout GraphPlan) {
-        guard let encoded = ProgramStage.addMix(movie, to: &plan) else { return }
+        guard let encoded = ProgramStage.addMix(movie, configuration: configuration, to: &plan) else { return }
         sound.insert(encoded, at: 0)
         let heard = configuration.movieConnections(.audio).compactMap { configuration.input($0.inputPorts[0].inputID)?.label }
         titles[encoded] = heard.count == 1 ? heard[0] : "Mix"

@@ -3,8 +3,8 @@ import GStreamer
 
 /// The shared program: the cameras composed into one picture, and the microphones mixed into one sound,
 /// each made once (when the first camera or microphone is connected to it) and encoded once, whatever
-/// outputs take it. An output that wants the program (the file today; a stream would be the next) links
-/// to what `addPicture` and `addMix` return, through a tee when there are several.
+/// outputs take it. The file links to what `addPicture` and `addMix` return; the live photos' ring and
+/// the streams (`StreamPart`) take the same encoded buffers through tees.
 enum ProgramStage {
     /// How late a microphone's audio may arrive before the mixer fills in silence. Sound cards deliver
     /// in bursts, and more so on a loaded machine; half a second costs nothing in a recording.
@@ -50,19 +50,35 @@ enum ProgramStage {
         // letting the recording fall ever further behind the cameras and microphones.
         let queue = plan.add("picture-queue", .queue, GraphBuilder.leakyQueue(buffers: max(8, Int(rate.rounded()))))
         plan.pictureQueue = ElementHandle(queue)
+        let taps = (ring ? [addLivePhotoRing(rate: rate, to: &plan)] : []) + [StreamPart.addPictureTap(configuration, to: &plan)].compactMap { $0 }
         let encoded = Encoders.addVideo(movie, prefix: "picture", bitrate: movie.videoBitrate ?? configuration.preset.videoBitrate, rate: rate,
-                                        keyFrameSeconds: ring || movie.segmenting != nil ? 1 : 2, livePhotoRing: ring, to: &plan)
-        plan.chain([compositor, caps, queue, encoded.first])
+                                        keyFrameSeconds: ring || movie.segmenting != nil ? 1 : 2, alsoTo: taps, to: &plan)
+        plan.link(compositor, to: caps)
+        plan.fanOut(from: caps, to: [queue] + StreamPart.addOwnPictures(configuration, movie: movie, rate: rate, to: &plan), tee: "picture-caps-tee")
+        plan.link(queue, to: encoded.first)
         plan.pictureEncoder = ElementHandle(encoded.first)
         return encoded.last
     }
 
+    /// The live photos' ring: the last seconds of the encoded picture kept in memory (`LivePhotoRing`).
+    private static func addLivePhotoRing(rate: Double, to plan: inout GraphPlan) -> String {
+        let queue = plan.add("picture-ring-queue", .queue, GraphBuilder.leakyQueue(buffers: Int(rate.rounded()) * 2))
+        let sink = plan.add("picture-ring", .appsink, [("sync", .bool(false)), ("max-buffers", .uint(8)), ("drop", .bool(true))])
+        plan.livePhotoSink = ElementHandle(sink)
+        plan.link(queue, to: sink)
+        return queue
+    }
+
     /// The mixed sound in stereo, encoded once; the element it leaves by, or nil without a microphone.
-    static func addMix(_ movie: MovieFileOutput, to plan: inout GraphPlan) -> String? {
+    /// Streams take an AAC encode of it, made once.
+    static func addMix(_ movie: MovieFileOutput, configuration: SessionConfiguration, to plan: inout GraphPlan) -> String? {
         guard let mixer = plan.mixerName else { return nil }
         let caps = plan.add("mix-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 2)))])
         plan.link(mixer, to: caps)
-        return Encoders.addSound(movie, prefix: "mix", after: caps, to: &plan)
+        let aac = StreamPart.addAAC(configuration, bitrate: max(128, movie.audioBitrate), to: &plan)
+        let encoded = Encoders.addSound(movie, prefix: "mix", after: aac == nil ? caps : nil, to: &plan)
+        if let aac { plan.fanOut(from: caps, to: [encoded.first, aac], tee: "mix-caps-tee") }
+        return encoded.last
     }
 
     /// Where a camera goes in the picture.

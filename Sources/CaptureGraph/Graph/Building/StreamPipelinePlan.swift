@@ -1,0 +1,61 @@
+import CaptureModel
+import GStreamer
+
+/// A stream's own pipeline, fed from Swift with the recording's encoded buffers (`StreamWriter`):
+///
+///     appsrc (picture) ─ h264parse ─┐
+///     appsrc (sound) ─ aacparse ────┴─ flvmux ─ rtmp2sink  |  mpegtsmux ─ srtsink  |  hlssink2
+///
+/// Not live: the buffers come timed, and the muxer waits for both; the sink sends as fast as the network
+/// takes it (no clock to wait for), so what falls behind piles up in the appsrc, where the writer sees it.
+struct StreamPipelinePlan {
+    var plan = GraphPlan()
+    let picture: ElementHandle<AppSource>
+    let sound: ElementHandle<AppSource>?
+    /// The element that sends: its first buffers taken say the server took the stream.
+    let sink: ElementHandle<Element>
+
+    init(_ stream: StreamOutput, pictureCaps: Caps, soundCaps: Caps?) {
+        picture = plan.addAppSource("picture", caps: pictureCaps)
+        // The picture's parameters with every key frame: a viewer joining late, or a server that lost
+        // the start, can decode from the next one.
+        let parse = plan.add("picture-parse", .h264parse, [("config-interval", .int(-1))])
+        plan.link(picture.name, to: parse)
+        var sound: ElementHandle<AppSource>?
+        if let soundCaps { sound = plan.addAppSource("sound", caps: soundCaps) }
+        self.sound = sound
+        var soundEnd = sound?.name
+        if let source = sound {
+            soundEnd = plan.add("sound-parse", .aacparse)
+            plan.link(source.name, to: soundEnd!)
+        }
+        switch stream.destination {
+        case .rtmp:
+            let mux = plan.add("mux", .flvmux, [("streamable", .bool(true))])
+            sink = ElementHandle(plan.add("send", .rtmp2sink, [("location", .string(stream.sinkAddress)), ("sync", .bool(false))]))
+            plan.link(parse, to: mux, "video")
+            if let soundEnd { plan.link(soundEnd, to: mux, "audio") }
+            plan.link(mux, to: sink.name)
+        case .srtCaller, .srtListener:
+            // SRT's live messages carry 1316 bytes at most: seven MPEG-TS packets (alignment 7).
+            let mux = plan.add("mux", .mpegtsmux, [("alignment", .int(7))])
+            // SRT's live mode drops what is later than its latency: the stream is sent at the pace of
+            // its timestamps (sync), never in bursts. A listener with nobody calling yet discards rather
+            // than holding the stream back.
+            sink = ElementHandle(plan.add("send", .srtsink, [("uri", .string(stream.sinkAddress)), ("sync", .bool(true)),
+                                                              ("wait-for-connection", .bool(false))]))
+            // Its pads are asked for by template, not by name: a name is taken for the stream's PID,
+            // and PIDs below 0x40 are refused.
+            plan.link(parse, to: mux)
+            if let soundEnd { plan.link(soundEnd, to: mux) }
+            plan.link(mux, to: sink.name)
+        case .hls(let folder):
+            sink = ElementHandle(plan.add("send", .hlssink2, [
+                ("location", .string(folder + "/segment%05d.ts")), ("playlist-location", .string(folder + "/index.m3u8")),
+                ("target-duration", .uint(2)), ("playlist-length", .uint(6)), ("max-files", .uint(12)),
+            ]))
+            plan.link(parse, to: sink.name, "video")
+            if let soundEnd { plan.link(soundEnd, to: sink.name, "audio") }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// `output.streams:`: the recording sent live, each stream a mapping:
+///
+///     streams:
+///       - name: youtube
+///         url: rtmp://a.rtmp.youtube.com/live2
+///         key-env: PIPCAM_STREAM_KEY     # the key from the environment: the file can be shared
+///       - name: overflow
+///         url: srt://192.0.2.5:9000
+///         bitrate: 2000                  # a picture of its own (kbit/s), and its size
+///         size: 1280x720
+///         required: true                 # a stream that cannot start stops the recording's start
+///       - name: web
+///         hls: /var/www/live
+extension DescriptionReader {
+    static let streamKeys = ["name", "url", "hls", "key-env", "bitrate", "size", "required"]
+
+    static func streams(_ reader: YAMLReader) throws -> [StreamOutput] {
+        var names = Set<String>()
+        return try reader.sequence().map { entry in
+            let stream = try stream(entry)
+            guard names.insert(stream.name).inserted else { throw entry.error("stream '\(stream.name)': another stream has the same name") }
+            return stream
+        }
+    }
+
+    private static func stream(_ entry: YAMLReader) throws -> StreamOutput {
+        let fields = try entry.mapping(allowed: streamKeys)
+        guard let nameField = fields["name"] else { throw entry.error("each stream has a name (name: youtube)") }
+        let name = try nameField.string()
+        guard !name.isEmpty, name.count <= SessionLimits.nameLength, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw nameField.error("a stream's name is letters, digits, - and _ (at most \(SessionLimits.nameLength))")
+        }
+        var key: String?
+        if let variable = fields["key-env"] {
+            let variableName = try variable.string()
+            guard let value = ProcessInfo.processInfo.environment[variableName], !value.isEmpty else {
+                throw variable.error(CaptureError.streamOutput(name: name, .keyMissing(variable: variableName)).description)
+            }
+            key = value
+        }
+        var stream: StreamOutput
+        switch (fields["url"], fields["hls"]) {
+        case (let url?, nil):
+            do { stream = try StreamOutput(name: name, address: try url.string(), key: key) } catch let problem as StreamProblem {
+                throw url.error(CaptureError.streamOutput(name: name, problem).description)
+            }
+        case (nil, let folder?):
+            let text = try folder.string()
+            guard !text.isEmpty else { throw folder.error("stream '\(name)': hls needs a folder") }
+            stream = StreamOutput(name: name, destination: .hls(folder: text))
+        default:
+            throw entry.error("stream '\(name)' has either url (srt://…, rtmp://…) or hls (a folder)")
+        }
+        if let bitrate = fields["bitrate"] { stream.videoBitrate = try bitrate.int(in: SessionLimits.videoBitrate) }
+        if let size = fields["size"] {
+            let parts = try size.string().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, SessionLimits.cameraWidth.contains(parts[0]), SessionLimits.cameraHeight.contains(parts[1]),
+                  parts[0] % 2 == 0, parts[1] % 2 == 0 else { throw size.error("a stream's size is even WIDTHxHEIGHT, like 1280x720") }
+            stream.size = .init(width: parts[0], height: parts[1])
+        }
+        if let required = fields["required"] { stream.required = try required.bool() }
+        return stream
+    }
+}

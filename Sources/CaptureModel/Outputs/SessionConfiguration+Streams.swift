@@ -1,0 +1,19 @@
+/// What a session's streams must be before anything starts: each named once, with a picture to send.
+extension SessionConfiguration {
+    func validateStreams() throws {
+        var names = Set<String>()
+        for stream in streams {
+            guard names.insert(stream.name).inserted else { throw CaptureError.streamOutput(name: stream.name, .duplicateName) }
+            guard let movie = movieFile, movie.writesFile else {
+                throw CaptureError.streamOutput(name: stream.name, .malformed("a stream sends the recording: the session needs a movie file"))
+            }
+            if let bitrate = stream.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
+                throw CaptureError.streamOutput(name: stream.name, .malformed("bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))"))
+            }
+            if let size = stream.size, !SessionLimits.cameraWidth.contains(size.width) || !SessionLimits.cameraHeight.contains(size.height)
+                || size.width % 2 != 0 || size.height % 2 != 0 {
+                throw CaptureError.streamOutput(name: stream.name, .malformed("size \(size.width)x\(size.height) is not an even size within \(SessionLimits.text(SessionLimits.cameraWidth)) x \(SessionLimits.text(SessionLimits.cameraHeight))"))
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Why a stream cannot be made as asked. Each sentence names the stream, never its secrets.
+public enum StreamProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownScheme(String)
+    case malformed(String)
+    case portOutOfRange(Int)
+    case hostUnresolved(String)
+    /// `key-env` names a variable that is not set (or is empty).
+    case keyMissing(variable: String)
+    case duplicateName
+    case notStarted(reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownScheme(let scheme):
+            "'\(scheme)' is not a stream pipcam sends: use srt://host:port (or srt://:port to listen), rtmp://host/app/key or hls:folder"
+        case .malformed(let why): why
+        case .portOutOfRange(let port): "port \(port) is out of range (1 to 65535)"
+        case .hostUnresolved(let host): "host '\(host)' does not resolve"
+        case .keyMissing(let variable): "the stream key's variable \(variable) is not set"
+        case .duplicateName: "another stream has the same name"
+        case .notStarted(let reason): "it could not start: \(reason)"
+        }
+    }
+}
+
+extension StreamOutput {
+    /// A stream from its address as a person writes it: `srt://host:port?streamid=…` (pipcam calls),
+    /// `srt://:port` (pipcam listens), `rtmp://host[:port]/app/key`, `hls:folder`. `key`, when given
+    /// (from the environment), is the RTMP stream key or SRT's stream id, kept out of the address.
+    public init(name: String, address: String, key: String? = nil) throws(StreamProblem) {
+        guard let schemeEnd = address.range(of: ":") else { throw .malformed("the address has no scheme: srt://…, rtmp://… or hls:folder") }
+        let scheme = address[..<schemeEnd.lowerBound].lowercased()
+        let rest = String(address[schemeEnd.upperBound...])
+        switch scheme {
+        case "hls":
+            guard !rest.isEmpty else { throw .malformed("hls: needs a folder (hls:/var/www/live)") }
+            self.init(name: name, destination: .hls(folder: rest))
+        case "srt":
+            self = try Self.srt(name: name, rest, key: key)
+        case "rtmp", "rtmps":
+            self = try Self.rtmp(name: name, rest, secure: scheme == "rtmps", key: key)
+        default:
+            throw .unknownScheme(Self.hint(String(scheme)))
+        }
+    }
+
+    private static func srt(name: String, _ rest: String, key: String?) throws(StreamProblem) -> StreamOutput {
+        guard rest.hasPrefix("//") else { throw .malformed("an SRT address is srt://host:port or srt://:port") }
+        let (authority, queryText) = split(String(rest.dropFirst(2)), at: "?")
+        guard !authority.contains("/") else { throw .malformed("an SRT address has no path: put the stream id in ?streamid=") }
+        let (host, port) = try hostAndPort(authority, defaultPort: nil)
+        var query: [String: String] = [:]
+        for item in (queryText ?? "").split(separator: "&") where !item.isEmpty {
+            let (key, value) = split(String(item), at: "=")
+            query[key.lowercased()] = (value ?? "").removingPercentEncoding ?? value ?? ""
+        }
+        let mode = query.removeValue(forKey: "mode") ?? (host.isEmpty ? "listener" : "caller")
+        var stream: StreamOutput
+        switch mode {
+        case "caller":
+            guard !host.isEmpty else { throw .malformed("an SRT caller needs a host: srt://host:port") }
+            stream = StreamOutput(name: name, destination: .srtCaller(host: host, port: port))
+        case "listener":
+            stream = StreamOutput(name: name, destination: .srtListener(port: port))
+        default:
+            throw .malformed("SRT's mode is caller or listener, not '\(hint(mode))'")
+        }
+        stream.streamID = key ?? query.removeValue(forKey: "streamid")
+        query["streamid"] = nil
+        stream.passphrase = query.removeValue(forKey: "passphrase")
+        if let passphrase = stream.passphrase, !(10...79).contains(passphrase.count) {
+            throw .malformed("SRT's passphrase is 10 to 79 characters")
+        }
+        stream.options = query
+        return stream
+    }
+
+    private static func rtmp(name: String, _ rest: String, secure: Bool, key: String?) throws(StreamProblem) -> StreamOutput {
+        guard rest.hasPrefix("//") else { throw .malformed("an RTMP address is rtmp://host/app/key") }
+        let (authority, pathText) = split(String(rest.dropFirst(2)), at: "/")
+        let (host, port) = try hostAndPort(authority, defaultPort: rtmpPort(secure: secure))
+        guard !host.isEmpty else { throw .malformed("an RTMP address needs a host: rtmp://host/app/key") }
+        var path = (pathText ?? "").split(separator: "/").map(String.init)
+        if let key { path.append(key) }
+        guard path.count >= 2 else { throw .malformed("an RTMP address needs an application and a stream key: rtmp://host/app/key") }
+        let application = path.removeFirst()
+        return StreamOutput(name: name, destination: .rtmp(secure: secure, host: host, port: port, application: application,
+                                                           key: path.joined(separator: "/")))
+    }
+
+    private static func hostAndPort(_ authority: String, defaultPort: Int?) throws(StreamProblem) -> (String, Int) {
+        var host = authority, portText: String?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw .malformed("an IPv6 host is written [address]") }
+            host = String(authority[authority.index(after: authority.startIndex)..<close])
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") { portText = String(after.dropFirst()) } else if !after.isEmpty { throw .malformed("'\(hint(authority))' is not host:port") }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = String(authority[..<colon])
+            portText = String(authority[authority.index(after: colon)...])
+        }
+        guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else { throw .malformed("'\(hint(host))' is not a host name") }
+        guard let portText else {
+            guard let defaultPort else { throw .malformed("the address needs a port: host:port") }
+            return (host, defaultPort)
+        }
+        guard let port = Int(portText) else { throw .malformed("'\(hint(portText))' is not a port number") }
+        guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
+        return (host, port)
+    }
+
+    private static func split(_ text: String, at separator: Character) -> (String, String?) {
+        guard let index = text.firstIndex(of: separator) else { return (text, nil) }
+        return (String(text[..<index]), String(text[text.index(after: index)...]))
+    }
+
+    /// A piece of an address quoted in an error: at most 40 characters, so a key pasted in the wrong
+    /// place is not shown whole.
+    private static func hint(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(37)) + "…" : text
+    }
+}
