@@ -19,6 +19,11 @@ struct Describe: AsyncParsableCommand {
         let configuration = try sessionOptions.configuration(outputPath: output, standInsAlways: true)
         let graph = try GraphDescription(configuration)
         print(graph.launchLine)
+        // Each stream runs in a pipeline of its own, fed from the line's stream taps: said beside it, so
+        // the line itself still runs as it is.
+        for stream in configuration.streams {
+            FileHandle.standardError.write(Data("stream '\(stream.name)' to \(stream.shownAddress): a pipeline of its own, fed from stream-picture and stream-aac\n".utf8))
+        }
         if let dot {
             try graph.writeDotGraph(to: dot)
             FileHandle.standardError.write(Data("wrote \(dot)\n".utf8))

@@ -26,8 +26,12 @@ extension SessionConfiguration {
                               pixelFormat: mode.pixelFormat, origin: origin, encodedAlone: isolated && composed)
         }
         let picture = plan.compositor.map { _ in
-            PictureLoad(width: plan.outputSize.width, height: plan.outputSize.height, frameRate: plan.frameRate,
-                        softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0.name) }?.factory == .x264enc)
+            var load = PictureLoad(width: plan.outputSize.width, height: plan.outputSize.height, frameRate: plan.frameRate,
+                                   softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0.name) }?.factory == .x264enc)
+            load.streamPictures = streams.filter(\.encodesItsOwnPicture).map {
+                .init(stream: $0.name, width: $0.size?.width ?? plan.outputSize.width, height: $0.size?.height ?? plan.outputSize.height)
+            }
+            return load
         }
         return (cameras, picture)
     }

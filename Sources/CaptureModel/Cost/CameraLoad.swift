@@ -67,6 +67,19 @@ public struct PictureLoad: Sendable, Hashable {
     public var frameRate: Double
     /// Encoded by x264 on the CPU; a hardware encoder costs the CPU next to nothing.
     public var softwareEncoded: Bool
+    /// The streams that encode a picture of their own (a size or bitrate of their own): each is a second
+    /// encode, at its size. Streams that take the recording's picture cost no encode.
+    public var streamPictures: [StreamPicture] = []
+
+    public struct StreamPicture: Sendable, Hashable {
+        public let stream: String
+        public let width: Int, height: Int
+        public init(stream: String, width: Int, height: Int) {
+            self.stream = stream
+            self.width = width
+            self.height = height
+        }
+    }
 
     public init(width: Int, height: Int, frameRate: Double, softwareEncoded: Bool = true) {
         self.width = width
@@ -76,4 +89,9 @@ public struct PictureLoad: Sendable, Hashable {
     }
 
     public var pixelRate: Double { Double(width * height) * frameRate }
+
+    /// What each stream's own encode costs, named for the cost's lines.
+    var streamItems: [(String, Double)] {
+        streamPictures.map { ("stream \($0.stream) \($0.width)x\($0.height) @ \(VideoFormat.rateText(frameRate))", Double($0.width * $0.height) * frameRate) }
+    }
 }

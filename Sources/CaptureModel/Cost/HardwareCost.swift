@@ -79,7 +79,7 @@ public struct HardwareCost: Sendable {
             stage(.generate, cameras.filter { $0.origin == .synthetic }.map(named), rate: budget.generate),
             stage(.decode, cameras.filter { $0.origin == .file || ($0.origin == .device && $0.isMJPEG) }.map(named), rate: budget.decode),
             stage(.composite, picture == nil ? [] : cameras.filter { $0.origin != .synthetic }.map(named) + [pictureItem!], rate: budget.composite),
-            stage(.encode, (picture?.softwareEncoded == true ? [pictureItem!] : []) + encodedCameras.map(named), rate: budget.encode),
+            stage(.encode, (picture?.softwareEncoded == true ? [pictureItem!] + picture!.streamItems : []) + encodedCameras.map(named), rate: budget.encode),
         ]
     }
 }
