@@ -163,6 +163,13 @@ extension CaptureSession {
         locked { graph }?.liveStatus()
     }
 
+    /// Starts or stops a stream while recording (`enabled` nil: the other way round), the file going
+    /// on untouched; returns whether the stream is on now.
+    public func setStreamEnabled(_ enabled: Bool?, stream name: String) throws -> Bool {
+        guard let graph = locked({ graph }) else { throw CaptureError.streamOutput(name: name, .malformed("the session is not running")) }
+        return try graph.turnStream(name, on: enabled)
+    }
+
     // MARK: failures and devices
 
     /// What a graph's event means for the session: every failure and a closed window are reported, and

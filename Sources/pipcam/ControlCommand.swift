@@ -21,13 +21,15 @@ enum ControlCommand: Sendable, Equatable {
     case control(camera: String, change: ControlChange)
     /// The controls the second camera follows the first in (none: it stops following).
     case match([String])
+    /// Starts or stops a stream; nil toggles it.
+    case stream(id: String, enabled: Bool?)
 
     enum ControlChange: Sendable, Equatable {
         case set([ControlSettings.Setting])
         case reset
     }
 
-    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "stop", "status", "control", "match"]
+    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "stop", "status", "control", "match", "stream"]
 
     /// One line of the control socket: `{"command":"corner","corner":"top-left"}`.
     init(jsonLine line: String) throws {
@@ -65,6 +67,7 @@ enum ControlCommand: Sendable, Equatable {
         case "layout": self = .layout(try choice(fields.kind, "kind"))
         case "camera": self = .camera(id: try id(), enabled: fields.enabled)
         case "mute": self = .mute(id: try id(), muted: fields.muted)
+        case "stream": self = .stream(id: try id(), enabled: fields.enabled)
         case "photo": self = .photo
         case "stop": self = .stop
         case "status": self = .status

@@ -33,6 +33,8 @@ struct ControlCommandRunner: Sendable {
             case .mute(let id, let muted):
                 try check(id, isCamera: false)
                 try await session.setInputEnabled(!(muted ?? isEnabled(id)), inputID: id)
+            case .stream(let id, let enabled):
+                extra["streaming"] = .bool(try session.setStreamEnabled(enabled, stream: id))
             case .photo:
                 guard let photoDirectory else { throw CLIError("photos are off: start with --photos DIR") }
                 let result = try await session.capturePhoto(photoOptions.settings(directory: photoDirectory), events: PhotoOptions.show)

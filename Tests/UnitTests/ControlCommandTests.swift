@@ -20,6 +20,7 @@ final class ControlCommandTests: XCTestCase {
         XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"layout","kind":"side-by-side"}"#), .layout(.sideBySide))
         XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"camera","id":"front","enabled":false}"#), .camera(id: "front", enabled: false))
         XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"mute","id":"voice"}"#), .mute(id: "voice", muted: nil))
+        XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"stream","id":"rtmp","enabled":false}"#), .stream(id: "rtmp", enabled: false))
         XCTAssertEqual(try ControlCommand(jsonLine: #"{"command":"stop"}"#), .stop)
     }
 

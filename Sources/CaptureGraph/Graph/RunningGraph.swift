@@ -119,6 +119,12 @@ package final class RunningGraph: @unchecked Sendable {
         return status
     }
 
+    /// Starts or stops a stream while recording (nil: the other way round); whether it is on now.
+    package func turnStream(_ name: String, on: Bool?) throws -> Bool {
+        guard let streams else { throw CaptureError.streamOutput(name: name, .malformed("the recording has no streams")) }
+        return try streams.turn(name, on: on)
+    }
+
     /// What the file holds once the graph has stopped.
     package func summary(path: String?, problem: String?) -> RecordingSummary {
         stopped.withValue { $0 = true }

@@ -16,7 +16,8 @@ final class StreamConnection: @unchecked Sendable {
     static let behindLimit: Duration = .seconds(2)
     static let retryWaits: [Duration] = [1, 2, 4, 8, 16, 30].map { .seconds($0) }
 
-    private enum Phase { case waitingForKeyFrame, connecting, live, retrying, stopped }
+    /// `off`: stopped by hand while the recording goes on; `stopped`: ended with the recording.
+    private enum Phase { case waitingForKeyFrame, connecting, live, retrying, off, stopped }
 
     /// A made pipeline and its parts.
     private final class Made: @unchecked Sendable {
@@ -69,7 +70,7 @@ final class StreamConnection: @unchecked Sendable {
     func deliverPicture(_ sample: Sample) {
         let ask: Bool = lock.withLock {
             switch phase {
-            case .stopped, .retrying:
+            case .stopped, .retrying, .off:
                 return false
             case .waitingForKeyFrame:
                 guard sample.isKeyFrame, let caps = sample.caps, !hasSound || soundCaps != nil else { return askOnce() }
@@ -225,10 +226,36 @@ final class StreamConnection: @unchecked Sendable {
         }
     }
 
+    // MARK: by hand
+
+    /// Starts a stream stopped by hand (at the next key frame, asked for now), or stops one: it ends
+    /// as it would with the recording, which goes on. Returns whether it is on now.
+    @discardableResult
+    func turn(on: Bool) -> Bool {
+        let (last, wasOff): (Made?, Bool) = lock.withLock {
+            let wasOff = phase == .off
+            guard on == wasOff, phase != .stopped else { return (nil, false) }
+            if on {
+                phase = .waitingForKeyFrame
+                failures = 0
+                keyFrameAsked = true
+                return (nil, true)
+            }
+            if let since = liveSince { counts.live += .now - since }
+            liveSince = nil
+            phase = .off
+            behind = false
+            defer { made = nil }
+            return (made, false)
+        }
+        if wasOff { requestKeyFrame() }
+        if let last { Task { await Self.end(last, of: stream) } }
+        return on
+    }
+
     // MARK: the end
 
-    /// Ends the stream with the recording: what is queued is sent (a few seconds at most), then the
-    /// pipeline stops.
+    /// Ends the stream with the recording.
     func finish() async {
         let last: Made? = lock.withLock {
             if let since = liveSince { counts.live += .now - since }
@@ -238,6 +265,11 @@ final class StreamConnection: @unchecked Sendable {
             return made
         }
         guard let last else { return }
+        await Self.end(last, of: stream)
+    }
+
+    /// Sends what a pipeline holds (a few seconds at most), then stops it.
+    private static func end(_ last: Made, of stream: StreamOutput) async {
         last.subscription?.cancel()
         let messages = last.pipeline.bus.messages()
         last.picture.endOfStream()
@@ -259,7 +291,7 @@ final class StreamConnection: @unchecked Sendable {
             case .live: .live
             case .connecting, .waitingForKeyFrame: everLive || counts.reconnects > 0 ? .reconnecting : .connecting
             case .retrying: .reconnecting
-            case .stopped: .stopped
+            case .off, .stopped: .stopped
             }
             // Nothing handed on for a while (the stream is behind): nothing is going out.
             let rate = phase == .live && ContinuousClock.now - window.start < .seconds(3) ? kilobitsPerSecond : 0

@@ -33,6 +33,15 @@ final class StreamWriter: @unchecked Sendable {
     var status: [StreamStatus] { connections.map(\.status) }
     var summaries: [StreamSummary] { connections.map(\.summary) }
 
+    /// Starts or stops the stream `name` (nil: the other way round) while the recording goes on;
+    /// returns whether it is on now.
+    func turn(_ name: String, on: Bool?) throws -> Bool {
+        guard let connection = connections.first(where: { $0.stream.name == name }) else {
+            throw CaptureError.streamOutput(name: name, .malformed("there is no such stream (streams: \(connections.map(\.stream.name).joined(separator: ", ")))"))
+        }
+        return connection.turn(on: on ?? (connection.status.state == .stopped))
+    }
+
     /// Ends every stream, together: each sends what it holds, for a few seconds at most.
     func finish() async {
         for subscription in subscriptions { subscription.cancel() }
