@@ -18,10 +18,14 @@ INSTALLED = bin/pipcam \
 	share/fish/vendor_completions.d/pipcam.fish \
 	share/man/man1/pipcam.1
 
-.PHONY: deps build demo test unit test-devices release install uninstall clean
+.PHONY: deps test-deps build demo test unit test-devices release install uninstall clean
 
 deps:
 	@scripts/install-deps
+
+# What running pipcam needs, and the servers the streaming tests start (nginx with its RTMP module).
+test-deps:
+	@scripts/install-deps --tests
 
 build: deps
 	$(SWIFT) build
@@ -32,7 +36,7 @@ demo: build
 	@gst-discoverer-1.0 demo.mkv | sed -n '1,/Properties/p'
 	@echo "open demo.mkv with any player (e.g. ffplay demo.mkv)"
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --disable-swift-testing --skip 'DeviceTests|DeviceLossTests'
 
@@ -42,7 +46,7 @@ unit: deps
 	$(SWIFT) test --disable-swift-testing --filter UnitTests
 
 # The same on real kernel drivers (vivid webcams, ALSA loopback) inside a small VM.
-test-devices: deps
+test-devices: test-deps
 	$(SWIFT) build --build-tests
 	PIPCAM_DEVICE_TESTS=1 $(SWIFT) test --disable-swift-testing --filter 'DeviceTests|DeviceLossTests'
 

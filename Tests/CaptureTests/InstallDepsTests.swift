@@ -66,8 +66,26 @@ final class InstallDepsTests: XCTestCase {
         XCTAssertFalse(closure.contains("gstreamer1.0-x"), "nothing in plugins-good depends on the X plugins")
     }
 
-    private func installDepsPackages() throws -> [String] {
-        let result = try Command.run(["\(Paths.repository)/scripts/install-deps", "--list"])
+    /// The streaming tests start real servers (`MediaServers`): `install-deps --tests` must bring each
+    /// program they run, traced to its package as the elements are above.
+    func testInstallDepsTestSetBringsEveryServerTheTestsStart() throws {
+        let brought = try Debian.dependencyClosure(of: try installDepsPackages() + installDepsPackages("--list-tests"))
+        var failures: [String] = []
+        for program in MediaServers.programs {
+            guard let file = MediaServers.locate(program) else {
+                failures.append("'\(program)' is not installed here: install-deps --tests does not bring it")
+                continue
+            }
+            let owner = try Debian.package(owning: file)
+            if !brought.contains(owner) {
+                failures.append("'\(program)' comes from \(owner) (\(file)), which install-deps --tests neither installs nor depends on")
+            }
+        }
+        XCTAssert(failures.isEmpty, "\n" + failures.joined(separator: "\n"))
+    }
+
+    private func installDepsPackages(_ option: String = "--list") throws -> [String] {
+        let result = try Command.run(["\(Paths.repository)/scripts/install-deps", option])
         XCTAssertEqual(result.status, 0, result.error)
         return result.output.split(separator: "\n").map(String.init)
     }
@@ -75,10 +93,12 @@ final class InstallDepsTests: XCTestCase {
 
 /// What dpkg knows of the packages installed on this machine.
 enum Debian {
-    /// The package that installed a file. The registry may name a plugin under /lib, which on Debian 12
-    /// is a link to /usr/lib, where dpkg recorded it.
+    /// The package that installed a file. On Debian 12 /lib, /bin and /sbin are links into /usr, and dpkg
+    /// knows a file only by the path its package ships: the registry may name a plugin under /lib that dpkg
+    /// recorded under /usr/lib, and PATH may find under /usr/sbin a program dpkg recorded under /sbin.
     static func package(owning file: String) throws -> String {
-        let paths = file.hasPrefix("/lib/") ? ["/usr" + file, file] : [file]
+        let short = file.hasPrefix("/usr/") ? String(file.dropFirst("/usr".count)) : file
+        let paths = ["/lib/", "/bin/", "/sbin/"].contains(where: short.hasPrefix) ? ["/usr" + short, short] : [file]
         for path in paths {
             let result = try Command.run(["dpkg", "-S", path])
             // "gstreamer1.0-x:amd64: /usr/lib/…"; diverted files list several packages, the owner first.

@@ -88,7 +88,8 @@ public struct MediaProbe: Sendable {
     public static func videoFrameCount(path: String, stream: Int = 0) throws -> Int {
         let result = try Command.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:\(stream)",
                                       "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path])
-        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        // MPEG-TS lists the stream again under its program: the first count is the stream's.
+        return result.output.split(separator: "\n").lazy.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.first ?? -1
     }
 }
 

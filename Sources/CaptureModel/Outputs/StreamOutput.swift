@@ -83,6 +83,16 @@ public struct StreamOutput: Sendable, Hashable {
         }
     }
 
+    /// SRT's latency: how long a receiver waits for lost packets to be sent again (its `latency` query
+    /// item in milliseconds, else SRT's 120 ms); nil for other streams. Four round trips cover a lossy
+    /// network: `?latency=1000` for one with a 250 ms round trip.
+    public var srtLatency: Duration? {
+        switch destination {
+        case .srtCaller, .srtListener: .milliseconds(options["latency"].flatMap { Int($0) } ?? 120)
+        case .rtmp, .hls: nil
+        }
+    }
+
     /// The host to look up before starting, when there is one.
     public var host: String? {
         switch destination {

@@ -278,10 +278,10 @@ final class StreamConnection: @unchecked Sendable {
             if case .eos = message.kind { return true }
             return message.isError
         }
-        // SRT drops what it has not sent yet when its socket closes: the last picture would reach the
-        // viewer cut off. Its latency (120 ms) and a margin let it go out first.
-        if case .srtCaller = stream.destination { try? await Task.sleep(for: .milliseconds(500)) }
-        if case .srtListener = stream.destination { try? await Task.sleep(for: .milliseconds(500)) }
+        // SRT drops what the viewer has not taken yet when its socket closes: the last pictures would
+        // reach the viewer cut off. Its latency (the receiver's wait for resent packets) and a margin let
+        // them arrive first.
+        if let linger = stream.srtLatency.map({ $0 + .milliseconds(500) }) { try? await Task.sleep(for: linger) }
         _ = try? last.pipeline.setState(.null)
     }
 
