@@ -74,6 +74,22 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/kept.mkv"), "")
     }
 
+    /// An HLS folder for a static web server: a playlist of segments that play, with picture and sound.
+    func testAnHLSFolderHoldsAPlaylistThatPlays() throws {
+        let folder = try Paths.scratch("stream-hls")
+        let web = "\(folder)/web"
+        try FileManager.default.createDirectory(atPath: web, withIntermediateDirectories: true)
+        let result = try Command.run([Paths.pipcam, "record", "\(folder)/kept.mkv", "--pipeline", demo, "--duration", "7", "--stream", "hls:" + web])
+        XCTAssertEqual(result.status, 0, result.error)
+        let playlist = try String(contentsOfFile: "\(web)/index.m3u8", encoding: .utf8)
+        XCTAssertTrue(playlist.hasPrefix("#EXTM3U") && playlist.contains("segment00000.ts"), playlist)
+        let probe = try MediaProbe(path: "\(web)/index.m3u8")
+        XCTAssertEqual(probe.videoStreams.map(\.codecName), ["h264"])
+        XCTAssertEqual(probe.audioStreams.map(\.codecName), ["aac"])
+        XCTAssertEqual(try XCTUnwrap(probe.duration), 7, accuracy: 1)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(web)/index.m3u8"), "")
+    }
+
     /// nginx killed 3 s into a 15 s recording and started again 4 s later: the file has every picture,
     /// evenly spaced; the stream says it was lost and is back within 5 s of the server.
     func testAServerThatGoesAwayAndComesBackCostsTheFileNothing() throws {

@@ -114,7 +114,7 @@ final class StreamOutputTests: XCTestCase {
         XCTAssertNotNil(plan.streamTaps.picture)
         XCTAssertNotNil(plan.streamTaps.aac)
         XCTAssertEqual(plan.nodes.filter { $0.factory == .x264enc }.count, 1)
-        XCTAssertEqual(plan.nodes.filter { $0.factory == .aacEncoder }.count, 1)
+        XCTAssertEqual(plan.nodes.filter { $0.factory == .voaacenc }.count, 1)
         configuration.streams[1].size = .init(width: 640, height: 360)
         let own = try GraphBuilder.plan(for: configuration)
         XCTAssertEqual(own.nodes.filter { $0.factory == .x264enc }.count, 2)

@@ -107,6 +107,8 @@ package final class RunningGraph: @unchecked Sendable {
         writer.end()
         watch?.stop()
         for keeper in keepers { keeper.stop() }
+        // Ended already when the graph finished; after a start that failed, no stream goes on trying.
+        if let streams { Task { await streams.finish() } }
     }
 
     /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size, who is away.

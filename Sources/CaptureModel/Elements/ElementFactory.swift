@@ -19,7 +19,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     case splitmuxsink
     case aacEncoder = "avenc_aac"
     // Streams (`StreamOutput`): RTMP's FLV, SRT's and HLS's MPEG-TS.
-    case flvmux, rtmp2sink, srtsink, mpegtsmux, hlssink2
+    case flvmux, rtmp2sink, srtsink, mpegtsmux, hlssink2, voaacenc
     case alsasrc
     case x264enc
     // Bad plugins.
@@ -67,7 +67,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .aacEncoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
-        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc, .rtmp2sink, .srtsink, .mpegtsmux, .hlssink2: "gstreamer1.0-plugins-bad"
+        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc, .rtmp2sink, .srtsink, .mpegtsmux, .hlssink2, .voaacenc: "gstreamer1.0-plugins-bad"
         case .timeoverlay, .textoverlay, .ximagesink, .xvimagesink: "gstreamer1.0-x"
         case .glimagesink: "gstreamer1.0-gl"
         case .pipewiresrc: "gstreamer1.0-pipewire"

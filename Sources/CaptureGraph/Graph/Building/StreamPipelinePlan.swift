@@ -3,8 +3,8 @@ import GStreamer
 
 /// A stream's own pipeline, fed from Swift with the recording's encoded buffers (`StreamWriter`):
 ///
-///     appsrc (picture) ─ h264parse ─┐
-///     appsrc (sound) ─ aacparse ────┴─ flvmux ─ rtmp2sink  |  mpegtsmux ─ srtsink  |  hlssink2
+///     appsrc (picture) ─ (h264parse) ─┐
+///     appsrc (sound) ─────────────────┴─ flvmux ─ rtmp2sink  |  mpegtsmux ─ srtsink  |  hlssink2
 ///
 /// Not live: the buffers come timed, and the muxer waits for both; the sink sends as fast as the network
 /// takes it (no clock to wait for), so what falls behind piles up in the appsrc, where the writer sees it.
@@ -12,27 +12,34 @@ struct StreamPipelinePlan {
     var plan = GraphPlan()
     let picture: ElementHandle<AppSource>
     let sound: ElementHandle<AppSource>?
-    /// The element that sends: its first buffers taken say the server took the stream.
+    /// The element that sends, and its pad whose first buffers taken say the server took the stream
+    /// (HLS's writer takes the picture by a pad of that name).
     let sink: ElementHandle<Element>
+    var sinkPad = "sink"
 
     init(_ stream: StreamOutput, pictureCaps: Caps, soundCaps: Caps?) {
         picture = plan.addAppSource("picture", caps: pictureCaps)
-        // The picture's parameters with every key frame: a viewer joining late, or a server that lost
-        // the start, can decode from the next one.
-        let parse = plan.add("picture-parse", .h264parse, [("config-interval", .int(-1))])
-        plan.link(picture.name, to: parse)
+        var pictureEnd = picture.name
+        if case .rtmp = stream.destination {
+            // FLV takes the recording's picture as it is: its parameters go once, at the start.
+        } else {
+            // MPEG-TS wants the picture as a byte stream, with its parameters before every key frame: a
+            // viewer joining late, or a server that lost the start, decodes from the next one.
+            pictureEnd = plan.add("picture-parse", .h264parse, [("config-interval", .int(-1))])
+            plan.link(picture.name, to: pictureEnd)
+        }
+        // The sound comes parsed (`StreamPart`).
         var sound: ElementHandle<AppSource>?
         if let soundCaps { sound = plan.addAppSource("sound", caps: soundCaps) }
         self.sound = sound
-        var soundEnd = sound?.name
-        if let source = sound {
-            soundEnd = plan.add("sound-parse", .aacparse)
-            plan.link(source.name, to: soundEnd!)
-        }
+        let parse = pictureEnd, soundEnd = sound?.name
         switch stream.destination {
         case .rtmp:
             let mux = plan.add("mux", .flvmux, [("streamable", .bool(true))])
-            sink = ElementHandle(plan.add("send", .rtmp2sink, [("location", .string(stream.sinkAddress)), ("sync", .bool(false))]))
+            // Chunks of 4 KiB, as OBS sends, not RTMP's first 128 bytes: a thirtieth of the chunks to
+            // frame for the same pictures.
+            sink = ElementHandle(plan.add("send", .rtmp2sink, [("location", .string(stream.sinkAddress)), ("sync", .bool(false)),
+                                                                ("chunk-size", .uint(4096))]))
             plan.link(parse, to: mux, "video")
             if let soundEnd { plan.link(soundEnd, to: mux, "audio") }
             plan.link(mux, to: sink.name)
@@ -55,6 +62,7 @@ struct StreamPipelinePlan {
                 ("target-duration", .uint(2)), ("playlist-length", .uint(6)), ("max-files", .uint(12)),
             ]))
             plan.link(parse, to: sink.name, "video")
+            sinkPad = "video"
             if let soundEnd { plan.link(soundEnd, to: sink.name, "audio") }
         }
     }

@@ -156,7 +156,7 @@ final class StreamConnection: @unchecked Sendable {
             let taken = Locked(0)
             // A viewer joining a listener decodes from the next key frame: asked for now, not in two seconds.
             if case .srtListener = stream.destination { pipeline[planned.sink]?.onCallerAdded { [requestKeyFrame] in requestKeyFrame() } }
-            _ = try pipeline[planned.sink]?.staticPad("sink").addDataProbe { [weak self, weak made] in
+            _ = try pipeline[planned.sink]?.staticPad(planned.sinkPad).addDataProbe { [weak self, weak made] in
                 let count = taken.withValue { $0 += 1; return $0 }
                 // The second push reaching the sink: it took the first, so the server did.
                 if count == 2, let self, let made { self.connected(made) }
