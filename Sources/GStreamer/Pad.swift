@@ -77,6 +77,14 @@ public enum ProbeDecision: Sendable {
     case drop
     /// Let it through and remove the probe.
     case remove
+
+    var probeReturn: GstPadProbeReturn {
+        switch self {
+        case .pass: GST_PAD_PROBE_OK
+        case .drop: GST_PAD_PROBE_DROP
+        case .remove: GST_PAD_PROBE_REMOVE
+        }
+    }
 }
 
 extension Pad {
@@ -95,11 +103,7 @@ extension Pad {
         let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
         let id = gst_pad_add_probe(pad, types, { _, _, data in
             guard let data else { return GST_PAD_PROBE_OK }
-            switch Unmanaged<DataProbeBox>.fromOpaque(data).takeUnretainedValue().body() {
-            case .pass: return GST_PAD_PROBE_OK
-            case .drop: return GST_PAD_PROBE_DROP
-            case .remove: return GST_PAD_PROBE_REMOVE
-            }
+            return Unmanaged<DataProbeBox>.fromOpaque(data).takeUnretainedValue().body().probeReturn
         }, box) { data in
             if let data { Unmanaged<DataProbeBox>.fromOpaque(data).release() }
         }
@@ -112,11 +116,7 @@ extension Pad {
         let box = Unmanaged.passRetained(ProbeBox(body)).toOpaque()
         let id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
             guard let pad, let info, let data, let buffer = pc_probe_info_buffer(info) else { return GST_PAD_PROBE_OK }
-            switch Unmanaged<ProbeBox>.fromOpaque(data).takeUnretainedValue().body(pad, buffer) {
-            case .pass: return GST_PAD_PROBE_OK
-            case .drop: return GST_PAD_PROBE_DROP
-            case .remove: return GST_PAD_PROBE_REMOVE
-            }
+            return Unmanaged<ProbeBox>.fromOpaque(data).takeUnretainedValue().body(pad, buffer).probeReturn
         }, box) { data in
             if let data { Unmanaged<ProbeBox>.fromOpaque(data).release() }
         }

@@ -11,27 +11,21 @@ extension SessionConfiguration {
     /// What the graph plan asks of each camera, and the picture it composes and encodes.
     func costLoads() throws -> (cameras: [CameraLoad], picture: PictureLoad?) {
         let plan = try graphPlan()
-        let isolated = movieFile?.isolatedCameraTracks == true
         let cameras = inputs.compactMap { input -> CameraLoad? in
             guard let mode = plan.cameraModes[input.id] else { return nil }
-            let origin: CameraLoad.Origin
-            switch input.device.source {
-            case .v4l2, .pipewire: origin = .device
+            let origin: CameraLoad.Origin = switch input.device.source {
+            case .v4l2, .pipewire: .device
             // A screen costs what a clip does: a full picture to convert and scale each frame.
-            case .file, .screen, .screencast: origin = .file
-            default: origin = .synthetic
+            case .file, .screen, .screencast: .file
+            default: .synthetic
             }
             let composed = movieConnections(.video).contains { $0.inputPorts.contains(input.port) }
             return CameraLoad(inputID: input.id, width: mode.width, height: mode.height, frameRate: mode.frameRate,
-                              pixelFormat: mode.pixelFormat, origin: origin, encodedAlone: isolated && composed)
+                              pixelFormat: mode.pixelFormat, origin: origin, encodedAlone: movieFile?.isolatedCameraTracks == true && composed)
         }
         let picture = plan.compositor.map { _ in
-            var load = PictureLoad(width: plan.outputSize.width, height: plan.outputSize.height, frameRate: plan.frameRate,
-                                   softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0.name) }?.factory == .x264enc)
-            load.streamPictures = streams.filter(\.encodesItsOwnPicture).map {
-                .init(stream: $0.name, width: $0.size?.width ?? plan.outputSize.width, height: $0.size?.height ?? plan.outputSize.height)
-            }
-            return load
+            PictureLoad(width: plan.outputSize.width, height: plan.outputSize.height, frameRate: plan.frameRate,
+                        softwareEncoded: plan.pictureEncoder.flatMap { plan.node($0.name) }?.factory == .x264enc, streams: streams)
         }
         return (cameras, picture)
     }

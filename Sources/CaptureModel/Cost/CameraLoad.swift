@@ -81,11 +81,16 @@ public struct PictureLoad: Sendable, Hashable {
         }
     }
 
-    public init(width: Int, height: Int, frameRate: Double, softwareEncoded: Bool = true) {
+    /// `streams`: those of them with a picture of their own are counted, at their size (the picture's
+    /// when they give only a bitrate).
+    public init(width: Int, height: Int, frameRate: Double, softwareEncoded: Bool = true, streams: [StreamOutput] = []) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
         self.softwareEncoded = softwareEncoded
+        streamPictures = streams.filter(\.encodesItsOwnPicture).map {
+            StreamPicture(stream: $0.name, width: $0.size?.width ?? width, height: $0.size?.height ?? height)
+        }
     }
 
     public var pixelRate: Double { Double(width * height) * frameRate }

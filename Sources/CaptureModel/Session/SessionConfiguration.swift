@@ -234,7 +234,7 @@ public struct SessionConfiguration: Sendable {
                 throw CaptureError.invalidConfiguration("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")
             }
         }
-        try validateStreams()
+        try StreamOutput.check(streams, movie: movieFile)
         if !SessionLimits.deviceTimeoutSeconds.contains(deviceLoss.silenceTimeout.seconds) {
             throw CaptureError.invalidConfiguration("device timeout \(deviceLoss.silenceTimeout.seconds) s is outside \(SessionLimits.text(SessionLimits.deviceTimeoutSeconds)) seconds")
         }

@@ -1,10 +1,10 @@
 /// What a session's streams must be before anything starts: each named once, with a picture to send.
-extension SessionConfiguration {
-    func validateStreams() throws {
+extension StreamOutput {
+    static func check(_ streams: [StreamOutput], movie: MovieFileOutput?) throws {
         var names = Set<String>()
         for stream in streams {
             guard names.insert(stream.name).inserted else { throw CaptureError.streamOutput(name: stream.name, .duplicateName) }
-            guard let movie = movieFile, movie.writesFile else {
+            guard let movie, movie.writesFile else {
                 throw CaptureError.streamOutput(name: stream.name, .malformed("a stream sends the recording: the session needs a movie file"))
             }
             if let bitrate = stream.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
