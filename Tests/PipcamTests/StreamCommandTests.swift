@@ -74,20 +74,31 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/kept.mkv"), "")
     }
 
-    /// An HLS folder for a static web server: a playlist of segments that play, with picture and sound.
-    func testAnHLSFolderHoldsAPlaylistThatPlays() throws {
+    /// An HLS folder for a static web server: a playlist of segments that play, with picture and sound;
+    /// at a size and bitrate of its own (a second encode), beside the file's 1280x720.
+    func testAnHLSFolderOfItsOwnSizeHoldsAPlaylistThatPlays() throws {
         let folder = try Paths.scratch("stream-hls")
         let web = "\(folder)/web"
         try FileManager.default.createDirectory(atPath: web, withIntermediateDirectories: true)
-        let result = try Command.run([Paths.pipcam, "record", "\(folder)/kept.mkv", "--pipeline", demo, "--duration", "7", "--stream", "hls:" + web])
+        let description = "\(folder)/hls.yaml"
+        try (String(contentsOfFile: demo, encoding: .utf8) + """
+
+              streams:
+                - name: web
+                  hls: \(web)
+                  size: 640x360
+                  bitrate: 800
+            """).write(toFile: description, atomically: true, encoding: .utf8)
+        let result = try Command.run([Paths.pipcam, "record", "\(folder)/kept.mkv", "--pipeline", description, "--duration", "7"])
         XCTAssertEqual(result.status, 0, result.error)
         let playlist = try String(contentsOfFile: "\(web)/index.m3u8", encoding: .utf8)
         XCTAssertTrue(playlist.hasPrefix("#EXTM3U") && playlist.contains("segment00000.ts"), playlist)
         let probe = try MediaProbe(path: "\(web)/index.m3u8")
-        XCTAssertEqual(probe.videoStreams.map(\.codecName), ["h264"])
+        XCTAssertEqual(probe.videoStreams.map { "\($0.codecName) \($0.width ?? 0)x\($0.height ?? 0)" }, ["h264 640x360"])
         XCTAssertEqual(probe.audioStreams.map(\.codecName), ["aac"])
         XCTAssertEqual(try XCTUnwrap(probe.duration), 7, accuracy: 1)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(web)/index.m3u8"), "")
+        XCTAssertEqual(try XCTUnwrap(try MediaProbe(path: "\(folder)/kept.mkv").videoStreams.first).width, 1280)
     }
 
     /// nginx killed 3 s into a 15 s recording and started again 4 s later: the file has every picture,
@@ -118,6 +129,29 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
         server.stop()
         XCTAssertEqual(server.recordedFiles(key: "room").count, 2, "nginx received the stream before and after its restart")
+    }
+
+    /// A server that stalls without closing (frozen for 15 s: shorter stalls vanish into the sockets'
+    /// buffers): the stream falls behind and leaves out whole groups of pictures (and once the sink
+    /// gives up on its socket, connects again); the file has every picture.
+    func testAStalledServerCostsTheStreamPicturesAndTheFileNone() throws {
+        let folder = try Paths.scratch("stream-stall")
+        let server = try RTMPServer(folder: "\(folder)/nginx")
+        defer { server.stop() }
+        let events = "\(folder)/events.jsonl"
+        let recording = try Command.start([Paths.pipcam, "record", "\(folder)/kept.mkv", "--pipeline", demo, "--duration", "26",
+                                           "--stream", server.url(key: "stall"), "--events", events])
+        try waitFor(within: 20, "the stream's first connection") { Self.streamEvents(events, "connected") >= 1 }
+        Thread.sleep(forTimeInterval: 2)
+        server.freeze(true)
+        Thread.sleep(forTimeInterval: 15)
+        server.freeze(false)
+        let result = recording.wait()
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertGreaterThanOrEqual(Self.streamEvents(events, "dropped"), 1, result.error)
+        XCTAssertTrue(result.output.contains("pictures left out"), result.output)
+        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: "\(folder)/kept.mkv")), 780, accuracy: 1, "26 s at 30 fps")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/kept.mkv"), "")
     }
 
     /// The control socket stops a stream and starts it again while the file goes on, picture for picture.

@@ -151,6 +151,12 @@ public final class RTMPServer: @unchecked Sendable {
         _ = command?.end(with: SIGQUIT)
     }
 
+    /// Stops nginx in its tracks (SIGSTOP) or lets it go on (SIGCONT): a server, or the network to it,
+    /// that stalls without closing anything.
+    public func freeze(_ frozen: Bool) {
+        state.withValue { $0.command }?.signal(frozen ? SIGSTOP : SIGCONT)
+    }
+
     /// Stops nginx if it runs and starts it again on the same port, recording into a new run's folder.
     public func restart() throws {
         stop()

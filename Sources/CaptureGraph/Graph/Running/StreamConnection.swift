@@ -202,7 +202,10 @@ final class StreamConnection: @unchecked Sendable {
         liveSince = nil
         let old = made
         made = nil
+        // Pictures left out before the failure are said too: the stream never resumed from them.
+        let leftOut = behind ? droppedNow : 0
         behind = false
+        droppedNow = 0
         phase = .retrying
         let wait = Self.retryWaits[min(failures, Self.retryWaits.count - 1)]
         failures += 1
@@ -211,6 +214,7 @@ final class StreamConnection: @unchecked Sendable {
         work.async {
             old?.subscription?.cancel()
             _ = try? old?.pipeline.setState(.null)
+            if leftOut > 0 { report(StreamEvent(stream: self.stream.name, kind: .dropped(pictures: leftOut))) }
             if let fatal { fatal(.streamOutput(name: self.stream.name, .notStarted(reason: shown))) }
             report(StreamEvent(stream: self.stream.name, kind: .lost(reason: shown, retry: wait)))
         }
