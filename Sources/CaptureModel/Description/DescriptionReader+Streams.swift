@@ -56,9 +56,10 @@ extension DescriptionReader {
         if let bitrate = fields["bitrate"] { stream.videoBitrate = try bitrate.int(in: SessionLimits.videoBitrate) }
         if let size = fields["size"] {
             let parts = try size.string().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, SessionLimits.cameraWidth.contains(parts[0]), SessionLimits.cameraHeight.contains(parts[1]),
-                  parts[0] % 2 == 0, parts[1] % 2 == 0 else { throw size.error("a stream's size is even WIDTHxHEIGHT, like 1280x720") }
-            stream.size = .init(width: parts[0], height: parts[1])
+            guard parts.count == 2, case let chosen = StreamOutput.Size(width: parts[0], height: parts[1]), chosen.isValid else {
+                throw size.error("a stream's size is even WIDTHxHEIGHT, like 1280x720")
+            }
+            stream.size = chosen
         }
         if let required = fields["required"] { stream.required = try required.bool() }
         return stream

@@ -10,8 +10,7 @@ extension StreamOutput {
             if let bitrate = stream.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
                 throw CaptureError.streamOutput(name: stream.name, .malformed("bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))"))
             }
-            if let size = stream.size, !SessionLimits.cameraWidth.contains(size.width) || !SessionLimits.cameraHeight.contains(size.height)
-                || size.width % 2 != 0 || size.height % 2 != 0 {
+            if let size = stream.size, !size.isValid {
                 throw CaptureError.streamOutput(name: stream.name, .malformed("size \(size.width)x\(size.height) is not an even size within \(SessionLimits.text(SessionLimits.cameraWidth)) x \(SessionLimits.text(SessionLimits.cameraHeight))"))
             }
         }

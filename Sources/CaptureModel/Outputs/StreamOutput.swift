@@ -38,6 +38,11 @@ public struct StreamOutput: Sendable, Hashable {
             self.width = width
             self.height = height
         }
+
+        /// Even sides (what the encoder takes) within a camera's bounds.
+        public var isValid: Bool {
+            SessionLimits.cameraWidth.contains(width) && SessionLimits.cameraHeight.contains(height) && width % 2 == 0 && height % 2 == 0
+        }
     }
 
     public init(name: String, destination: Destination) {

@@ -32,7 +32,7 @@ struct StreamPipelinePlan {
         var sound: ElementHandle<AppSource>?
         if let soundCaps { sound = plan.addAppSource("sound", caps: soundCaps) }
         self.sound = sound
-        let parse = pictureEnd, soundEnd = sound?.name
+        let soundEnd = sound?.name
         switch stream.destination {
         case .rtmp:
             let mux = plan.add("mux", .flvmux, [("streamable", .bool(true))])
@@ -40,7 +40,7 @@ struct StreamPipelinePlan {
             // frame for the same pictures.
             sink = ElementHandle(plan.add("send", .rtmp2sink, [("location", .string(stream.sinkAddress)), ("sync", .bool(false)),
                                                                 ("chunk-size", .uint(4096))]))
-            plan.link(parse, to: mux, "video")
+            plan.link(pictureEnd, to: mux, "video")
             if let soundEnd { plan.link(soundEnd, to: mux, "audio") }
             plan.link(mux, to: sink.name)
         case .srtCaller, .srtListener:
@@ -53,7 +53,7 @@ struct StreamPipelinePlan {
                                                               ("wait-for-connection", .bool(false))]))
             // Its pads are asked for by template, not by name: a name is taken for the stream's PID,
             // and PIDs below 0x40 are refused.
-            plan.link(parse, to: mux)
+            plan.link(pictureEnd, to: mux)
             if let soundEnd { plan.link(soundEnd, to: mux) }
             plan.link(mux, to: sink.name)
         case .hls(let folder):
@@ -61,7 +61,7 @@ struct StreamPipelinePlan {
                 ("location", .string(folder + "/segment%05d.ts")), ("playlist-location", .string(folder + "/index.m3u8")),
                 ("target-duration", .uint(2)), ("playlist-length", .uint(6)), ("max-files", .uint(12)),
             ]))
-            plan.link(parse, to: sink.name, "video")
+            plan.link(pictureEnd, to: sink.name, "video")
             sinkPad = "video"
             if let soundEnd { plan.link(soundEnd, to: sink.name, "audio") }
         }
