@@ -175,6 +175,8 @@ extension PipelineDescription {
             // Without a display there is no screen here, as a camera that is not plugged in (stand-ins apply).
             guard let name = Self.displayName(display) else { return nil }
             return .screenCamera(id: entry.name, display: name, region: region, showsPointer: showsPointer)
+        case .network(let camera):
+            return .networkCamera(id: entry.name, camera)
         }
     }
 
@@ -203,6 +205,7 @@ extension PipelineDescription {
         case .screen(let display, _, _):
             if sharesThroughPortal(display) { return "the screen shared through the desktop's portal" }
             return displayName(display) == nil ? "the screen (DISPLAY is not set)" : "screen \(display)"
+        case .network(let camera): return camera.shownAddress
         }
     }
 }

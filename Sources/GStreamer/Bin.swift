@@ -73,3 +73,13 @@ public class Bin: Element, @unchecked Sendable {
         try dotGraph().write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
+
+extension Bin {
+    /// Gives the bin a pad of its own that stands for `target`, a pad of an element inside: elements
+    /// outside link to the bin as to one element.
+    public func exposePad(_ target: Pad, as name: String) throws {
+        guard let ghost = gst_ghost_pad_new(name, target.pad), gst_element_add_pad(element, ghost) != 0 else {
+            throw GStreamerError.noSuchPad(element: self.name, pad: name)
+        }
+    }
+}

@@ -245,13 +245,4 @@ final class StreamCommandTests: XCTestCase {
         ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n")
             .filter { $0.contains("\"event\":\"stream\"") && $0.contains("\"what\":\"\(what)\"") }.count
     }
-
-    /// Polls `condition` every 50 ms until it holds, failing after `seconds`.
-    private func waitFor(within seconds: Double, _ what: String, _ condition: () -> Bool) throws {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw ProbeError("waited \(seconds) s for \(what)") }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-    }
 }

@@ -17,6 +17,7 @@ extension SessionConfiguration {
             case .v4l2, .pipewire: .device
             // A screen costs what a clip does: a full picture to convert and scale each frame.
             case .file, .screen, .screencast: .file
+            case .network: .network
             default: .synthetic
             }
             let composed = movieConnections(.video).contains { $0.inputPorts.contains(input.port) }

@@ -51,8 +51,7 @@ public struct GraphPlan: Sendable {
         public let inputID: String
         /// The source's name, and what a new one is made of.
         public let source: ElementHandle<Element>
-        public let factory: ElementFactory
-        public let properties: [(String, PropertyValue)]
+        public let recipe: SourceRecipe
         /// The element the source feeds: a new source is linked to its sink pad.
         public let next: ElementHandle<Element>
         /// A camera's switch between its frames (from `frames`, into its first input unless the camera
@@ -68,6 +67,14 @@ public struct GraphPlan: Sendable {
         public var placeholder: [ElementHandle<Element>] = []
         /// A camera's slate (see `Slate`), in the graph from the start.
         public var slate: SlateParts?
+    }
+
+    /// What a kept source is made of, each time it is made again.
+    public enum SourceRecipe: Sendable {
+        /// An element of the plan: a V4L2 camera, a sound card.
+        case element(ElementFactory, [(String, PropertyValue)])
+        /// A network camera's source (`NetworkCameraSource`), its pictures at the camera's rate.
+        case network(NetworkCamera, frameRate: Double)
     }
 
     /// A slate's elements: the source its picture is pushed into, the text written on it, and the repeater

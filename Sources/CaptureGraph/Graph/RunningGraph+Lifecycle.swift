@@ -101,9 +101,9 @@ extension RunningGraph {
     package var elapsed: Duration { pipeline.runningTime ?? .zero }
 
     private func event(for message: Message) -> GraphEvent? {
-        if case .error(let text, _) = message.kind, let keeper = keeper(owning: message) {
+        if case .error(let text, let debug) = message.kind, let keeper = keeper(owning: message) {
             // A kept device's failure is an interruption, not the recording's end.
-            keeper.sourceFailed(message, reason: text)
+            keeper.sourceFailed(message, reason: text, detail: debug.flatMap(Self.detail))
             return nil
         }
         if case .error = message.kind, writer.isWriter(of: message) {

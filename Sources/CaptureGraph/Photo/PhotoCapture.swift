@@ -179,6 +179,7 @@ package struct PhotoCapture {
         case .file(let path): return ["clip": path]
         case .screen(let display, _, _): return ["screen": display]
         case .screencast: return ["screen": "portal"]
+        case .network(let camera): return ["url": camera.shownAddress]
         default: return [:]
         }
     }

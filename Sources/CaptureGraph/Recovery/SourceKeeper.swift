@@ -44,6 +44,7 @@ final class SourceKeeper: @unchecked Sendable {
     // Touched only on `queue`.
     private var source: Element?
     private var attempts = 0
+    private var attemptsSinceFrame = 0
     /// The sources this keeper made last, held so that their identities are not reused: a late error from
     /// one taken out (it comes within moments) is still known as the device's.
     private let sources: Locked<[Element]>
@@ -52,6 +53,9 @@ final class SourceKeeper: @unchecked Sendable {
     /// When the source now in the pipeline was made, while it has not given its first frame.
     private var attachedAt: ContinuousClock.Instant?
     private var lostReason: InterruptionReason?
+    /// A network camera before its first picture: called at once, and reported lost only if that fails
+    /// (a camera that answers in a moment is not an interruption).
+    private var connecting = false
     /// An optional camera's "waiting" picture, until its first frame: the elements and the switch's input.
     private var placeholder: (elements: [Element], input: Pad)?
     /// The switch's input the camera's frames come in by (nil until an optional camera is first opened).
@@ -102,8 +106,14 @@ final class SourceKeeper: @unchecked Sendable {
             self.timer = timer
             if kept.startsDetached {
                 // An optional camera: in its place, a slate until it can be opened, tried at once.
-                let holders = input.device.node.map(CameraAccess.heldBy) ?? ""
-                lose(.unavailable(holders.isEmpty ? "not connected" : "in use" + holders), at: now)
+                if network != nil {
+                    connecting = true
+                    lostReason = .unavailable("connecting")
+                    awaitingReturn.withValue { $0 = true }
+                } else {
+                    let holders = input.device.node.map(CameraAccess.heldBy) ?? ""
+                    lose(.unavailable(holders.isEmpty ? "not connected" : "in use" + holders), at: now)
+                }
                 attach()
             }
         }
@@ -112,16 +122,17 @@ final class SourceKeeper: @unchecked Sendable {
     /// Whether the message comes from this keeper's source, now or before: the plan's, or one `attach`
     /// made. Its errors are the device's, not the recording's.
     func owns(_ message: Message) -> Bool {
-        sources.withValue { $0.contains { message.isFrom($0) } }
+        sources.withValue { $0.contains { message.isFrom($0) || message.isFrom(within: $0) } }
     }
 
     /// The source posted an error: it is taken out, and the device counts as lost.
-    func sourceFailed(_ message: Message, reason: String) {
+    /// `detail`, GStreamer's debug text, says more for a network camera ("Connection refused").
+    func sourceFailed(_ message: Message, reason: String, detail: String?) {
         let time = now
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
-            guard let source, message.isFrom(source) else { return }
-            lose(.failed(reason), at: time)
+            guard let source, message.isFrom(source) || message.isFrom(within: source) else { return }
+            lose(.failed(shown(network == nil ? reason : NetworkCameraSource.failure(reason, detail: detail))), at: time)
             takeOutSource()
         }
     }
@@ -172,10 +183,15 @@ final class SourceKeeper: @unchecked Sendable {
         guard !stopping.value else { return }
         if lostReason == nil {
             let silence = ContinuousClock.now - lastArrival.value
-            if silence >= timeout { lose(.silent(silence), at: now) }
-        } else if source == nil, ContinuousClock.now - lastAttempt >= .seconds(1) {
+            if silence >= timeout {
+                lose(.silent(silence), at: now)
+                // A stalled stream is not waited for: the camera is called again.
+                if network != nil { takeOutSource() }
+            }
+        } else if source == nil, ContinuousClock.now - lastAttempt >= retryInterval {
             attach()
         } else if let attachedAt, ContinuousClock.now - attachedAt >= retryPatience {
+            lose(.silent(ContinuousClock.now - attachedAt), at: now)
             takeOutSource()
         }
     }
@@ -185,7 +201,30 @@ final class SourceKeeper: @unchecked Sendable {
     /// or a loaded machine takes a few seconds to start.
     private var retryPatience: Duration { max(timeout * 2, .seconds(5)) }
 
+    /// How long after an attempt the next is made: a second for a device; for a network camera a
+    /// second for the first three, then twice as long each time up to 8 s, so that a camera down for
+    /// the day is not called ten times a second by a room of recorders.
+    private var retryInterval: Duration {
+        guard network != nil else { return .seconds(1) }
+        return .seconds(1 << min(3, max(0, attemptsSinceFrame - 3)))
+    }
+
+    /// The network camera this keeper keeps, nil for a device.
+    private var network: NetworkCamera? {
+        if case .network(let camera, _) = kept.recipe { return camera }
+        return nil
+    }
+
+    /// A failure's text as it may be shown: a network camera's password hidden.
+    private func shown(_ reason: String) -> String {
+        network?.hidingSecrets(in: reason) ?? reason
+    }
+
     private func lose(_ reason: InterruptionReason, at time: Duration) {
+        if connecting {
+            connecting = false
+            lostReason = nil
+        }
         guard lostReason == nil, !stopping.value else { return }
         lostReason = reason
         awaitingReturn.withValue { $0 = true }
@@ -204,12 +243,13 @@ final class SourceKeeper: @unchecked Sendable {
             return
         }
         attachedAt = nil
+        attemptsSinceFrame = 0
         if let camera = cameraPad {
             slate?.hide(showing: camera)
             removePlaceholder()
         }
         lostReason = nil
-        report?(.back(at: now))
+        if connecting { connecting = false } else { report?(.back(at: now)) }
     }
 
     private func showSlate() {
@@ -234,28 +274,14 @@ final class SourceKeeper: @unchecked Sendable {
     private func attach() {
         guard source == nil, !stopping.value, let next = pipeline[kept.next] else { return }
         lastAttempt = .now
-        var properties = kept.properties
-        if case .v4l2 = input.device.source {
-            // A camera plugged back while its old node is still held somewhere comes back under another
-            // number: its stable link or its bus info says which node it has now.
-            guard let node = input.device.currentNode else { return }
-            properties = properties.map { $0.0 == "device" ? ("device", .string(node)) : $0 }
-        }
-        attempts += 1
-        let name = "\(kept.source.name)-\(attempts)"
+        let element: Element
         do {
-            let element = try kept.factory.make(name: name)
-            for (property, value) in properties { try element.set(property, value) }
-            do {
-                try askNearestMode(of: element)
-                if case .string(let node)? = properties.first(where: { $0.0 == "device" })?.1, let reopened {
-                    _ = try element.setState(.ready)  // the device is open: its settings are kept while it is
-                    reopened(node)
-                }
-            } catch {
-                _ = try? element.setState(.null)
-                throw error
-            }
+            guard let made = try makeSource() else { return }
+            element = made
+        } catch {
+            return
+        }
+        do {
             try pipeline.add(element)
             source = element
             sources.withValue { $0 = Array(($0 + [element]).suffix(Self.sourcesRemembered)) }
@@ -270,6 +296,38 @@ final class SourceKeeper: @unchecked Sendable {
             if !element.syncStateWithParent() { takeOutSource() }
         } catch {
             takeOutSource()
+        }
+    }
+
+    /// A new source from the plan's recipe, named for the attempt; nil when a camera's node is not back
+    /// yet. A device's is opened (and asked for the nearest mode it offers) before it joins the pipeline.
+    private func makeSource() throws -> Element? {
+        switch kept.recipe {
+        case .network(let camera, let frameRate):
+            attempts += 1
+            attemptsSinceFrame += 1
+            return try NetworkCameraSource.make(camera, frameRate: frameRate, name: "\(kept.source.name)-\(attempts)")
+        case .element(let factory, var properties):
+            if case .v4l2 = input.device.source {
+                // A camera plugged back while its old node is still held somewhere comes back under another
+                // number: its stable link or its bus info says which node it has now.
+                guard let node = input.device.currentNode else { return nil }
+                properties = properties.map { $0.0 == "device" ? ("device", .string(node)) : $0 }
+            }
+            attempts += 1
+            let element = try factory.make(name: "\(kept.source.name)-\(attempts)")
+            for (property, value) in properties { try element.set(property, value) }
+            do {
+                try askNearestMode(of: element)
+                if case .string(let node)? = properties.first(where: { $0.0 == "device" })?.1, let reopened {
+                    _ = try element.setState(.ready)  // the device is open: its settings are kept while it is
+                    reopened(node)
+                }
+            } catch {
+                _ = try? element.setState(.null)
+                throw error
+            }
+            return element
         }
     }
 

@@ -9,6 +9,8 @@ public struct CameraLoad: Sendable, Hashable {
         case synthetic
         /// A recorded clip, decoded in real time.
         case file
+        /// A camera on the network: its stream decoded in real time, at the size it is sent.
+        case network
     }
 
     public var inputID: String

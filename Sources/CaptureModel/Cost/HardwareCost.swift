@@ -77,7 +77,7 @@ public struct HardwareCost: Sendable {
         let pictureItem = picture.map { ("picture \($0.width)x\($0.height) @ \(VideoFormat.rateText($0.frameRate))", $0.pixelRate) }
         stages = [
             stage(.generate, cameras.filter { $0.origin == .synthetic }.map(named), rate: budget.generate),
-            stage(.decode, cameras.filter { $0.origin == .file || ($0.origin == .device && $0.isMJPEG) }.map(named), rate: budget.decode),
+            stage(.decode, cameras.filter { [.file, .network].contains($0.origin) || ($0.origin == .device && $0.isMJPEG) }.map(named), rate: budget.decode),
             stage(.composite, picture == nil ? [] : cameras.filter { $0.origin != .synthetic }.map(named) + [pictureItem!], rate: budget.composite),
             stage(.encode, (picture?.softwareEncoded == true ? [pictureItem!] + picture!.streamItems : []) + encodedCameras.map(named), rate: budget.encode),
         ]

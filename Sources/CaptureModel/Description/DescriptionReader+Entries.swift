@@ -12,11 +12,14 @@ extension DescriptionReader {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw nameReader.error("'\(name)' is not a valid name (letters, digits, - and _)")
         }
-        let sources = ["device", "position", "synthetic", "file", "screen"].filter { fields[$0] != nil }
+        let sources = ["device", "position", "synthetic", "file", "screen", "url"].filter { fields[$0] != nil }
         guard sources.count <= 1 else { throw reader.error("give only one of \(sources.joined(separator: ", "))") }
-        let spec = try source(fields, camera: camera)
+        let spec = try fields["url"].map { .network(try networkCamera($0, fields: fields, name: name)) } ?? source(fields, camera: camera)
         for key in ["region", "pointer"] where fields[key] != nil {
             guard case .screen = spec else { throw fields[key]!.error("'\(key)' applies to a screen camera only") }
+        }
+        for key in networkCameraKeys where fields[key] != nil {
+            guard case .network = spec else { throw fields[key]!.error("'\(key)' applies to a network camera (url:) only") }
         }
         var entry = PipelineDescription.Entry(name: name, spec: spec, location: reader.location)
         if let optional = fields["optional"] { entry.optional = try optional.bool() }
@@ -36,7 +39,7 @@ extension DescriptionReader {
             guard let value = Rotation(rawValue: degrees) else { throw rotation.error("rotation is 0, 90, 180 or 270, not \(degrees)") }
             entry.rotation = value
         }
-        if let format = fields["format"] { try readFormat(format, madeByPipcam: ["synthetic", "file", "screen"].contains { fields[$0] != nil }, into: &entry) }
+        if let format = fields["format"] { try readFormat(format, madeByPipcam: ["synthetic", "file", "screen", "url"].contains { fields[$0] != nil }, into: &entry) }
         return entry
     }
 

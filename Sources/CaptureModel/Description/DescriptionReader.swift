@@ -4,7 +4,7 @@ import Foundation
 /// error names the file, line and column and what is expected there (schema in pipelines/README.md).
 enum DescriptionReader {
     static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle", "on-device-loss", "device-timeout", "match"]
-    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled", "controls"]
+    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled", "controls", "url"] + networkCameraKeys
     static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]

@@ -22,6 +22,8 @@ public struct PipelineDescription: Sendable {
         case file(String)
         /// An X display's screen ("default": the one in DISPLAY), whole or a region, with or without the pointer.
         case screen(display: String, region: ScreenRegion?, showsPointer: Bool)
+        /// A camera on the network (`url:`).
+        case network(NetworkCamera)
     }
 
     public struct Entry: Sendable {

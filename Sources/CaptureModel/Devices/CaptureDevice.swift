@@ -36,6 +36,8 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         /// The screen the user shares through the desktop's portal (pipewiresrc): on Wayland, where no
         /// program may read the screen itself. The session asks for it when it starts.
         case screencast(showsPointer: Bool)
+        /// A camera on the network (rtspsrc, srtsrc or souphttpsrc, decoded): see `NetworkCamera`.
+        case network(NetworkCamera)
     }
 
     /// Stable across reboots where the system allows: /dev/v4l/by-id link, then by-path, then the node;
@@ -112,6 +114,17 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     /// A source of the desktop's sound server by its name, or its default input.
     public static func soundServerMicrophone(id: String, source: String?) -> CaptureDevice {
         CaptureDevice(id: id, name: source ?? "Default input", mediaType: .audio, source: .soundServer(source: source))
+    }
+
+    /// A camera on the network, named by its address with the password hidden.
+    public static func networkCamera(id: String, _ camera: NetworkCamera) -> CaptureDevice {
+        CaptureDevice(id: id, name: camera.shownAddress, mediaType: .video, source: .network(camera))
+    }
+
+    /// Whether the camera is on the network: it is kept through its drop-outs whatever the policy.
+    public var isNetworkCamera: Bool {
+        if case .network = source { return true }
+        return false
     }
 
     /// A recorded clip replayed as a live camera.

@@ -20,6 +20,10 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     case aacEncoder = "avenc_aac"
     // Streams (`StreamOutput`): RTMP's FLV, SRT's and HLS's MPEG-TS.
     case flvmux, rtmp2sink, srtsink, mpegtsmux, hlssink2, voaacenc
+    // Network cameras (`NetworkCamera`): uridecodebin picks the protocol's source and the decoder.
+    case uridecodebin, rtspsrc, souphttpsrc, multipartdemux, srtsrc, tsdemux
+    case h264Decoder = "avdec_h264"
+    case h265Decoder = "avdec_h265"
     case alsasrc
     case x264enc
     // Bad plugins.
@@ -61,13 +65,15 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         switch self {
         case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink, .inputSelector: "libgstreamer1.0-0"
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
-             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec: "gstreamer1.0-plugins-base"
+             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec, .uridecodebin: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
-             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse, .splitmuxsink, .flvmux: "gstreamer1.0-plugins-good"
-        case .aacEncoder: "gstreamer1.0-libav"
+             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse, .splitmuxsink, .flvmux, .rtspsrc, .souphttpsrc,
+             .multipartdemux: "gstreamer1.0-plugins-good"
+        case .aacEncoder, .h264Decoder, .h265Decoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
-        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc, .rtmp2sink, .srtsink, .mpegtsmux, .hlssink2, .voaacenc: "gstreamer1.0-plugins-bad"
+        case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc, .rtmp2sink, .srtsink, .mpegtsmux, .hlssink2, .voaacenc,
+             .srtsrc, .tsdemux: "gstreamer1.0-plugins-bad"
         case .timeoverlay, .textoverlay, .ximagesink, .xvimagesink: "gstreamer1.0-x"
         case .glimagesink: "gstreamer1.0-gl"
         case .pipewiresrc: "gstreamer1.0-pipewire"

@@ -12,11 +12,15 @@ struct CameraSources {
         let queue = "\(prefix)-queue"
         switch input.device.source {
         case .v4l2(let path):
-            addDeviceCamera(input, .v4l2src, [("device", .string(path))], mode: mode, prefix: prefix, queue: queue, &plan)
+            addDeviceCamera(input, .element(.v4l2src, [("device", .string(path))]), mode: mode, prefix: prefix, queue: queue, &plan)
         case .pipewire(let target, _):
             // PipeWire negotiates nothing by itself: the caps filter's fixed mode (format included) is
             // what it is asked for, the mode the camera already streams in for the other program.
-            addDeviceCamera(input, .pipewiresrc, [("target-object", .string(target))], mode: mode, prefix: prefix, queue: queue, &plan)
+            addDeviceCamera(input, .element(.pipewiresrc, [("target-object", .string(target))]), mode: mode, prefix: prefix, queue: queue, &plan)
+        case .network(let camera):
+            // Opened once the graph plays, as an optional camera is: the recording starts whatever the
+            // network does, and the camera takes its place at its first picture.
+            addDeviceCamera(input, .network(camera, frameRate: mode.frameRate), mode: mode, prefix: prefix, queue: queue, &plan)
         case .testPattern(let pattern, let label, let moving):
             addDrawn(pattern: pattern, label: label, moving: moving, mode: mode, prefix: prefix, queue: queue, &plan)
         case .file(let path):
@@ -106,21 +110,25 @@ struct CameraSources {
 
     /// A real camera's source: asked for its mode exactly, decoded when the mode is MJPEG. When the
     /// recording goes on through a loss, a switch before the capture queue lets a slate stand in for
-    /// the camera's frames (see `SourceKeeper`).
+    /// the camera's frames (see `SourceKeeper`). A network camera is kept whatever the policy: its
+    /// drop-outs are a network's everyday.
     ///
-    /// An optional camera starts without its source: the keeper opens it once the graph plays, and again
-    /// each second while it is absent or another program holds it. Its slate and its frames then differ in
-    /// format, so both are made into the mode's picture after the switch; one whose modes are not known
-    /// (absent when the session was made) is asked only for the rate.
-    private func addDeviceCamera(_ input: DeviceInput, _ factory: ElementFactory, _ properties: [(String, PropertyValue)],
-                                 mode: CaptureMode, prefix: String, queue: String, _ plan: inout GraphPlan) {
+    /// An optional camera and a network camera start without their source: the keeper opens it once the
+    /// graph plays, and again while it is absent, held by another program or not answering. Its slate and
+    /// its frames then differ in format, so both are made into the mode's picture after the switch; one
+    /// whose modes are not known (absent when the session was made, on the network) is asked only for
+    /// the rate.
+    private func addDeviceCamera(_ input: DeviceInput, _ recipe: GraphPlan.SourceRecipe, mode: CaptureMode, prefix: String, queue: String,
+                                 _ plan: inout GraphPlan) {
         let source = "\(prefix)-src"
-        let detached = keepsDevices && input.isOptional
+        let kept = keepsDevices || input.device.isNetworkCamera
+        let detached = kept && (input.isOptional || input.device.isNetworkCamera)
         let asked = detached && input.device.formats.isEmpty ? CapsBuilder(.rawVideo).set("framerate", Fraction(rate: mode.frameRate)).caps : mode.caps()
         let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(asked))])
-        var chain = detached ? [caps] : [plan.add(source, factory, properties), caps]
+        var chain = [caps]
+        if !detached, case .element(let factory, let properties) = recipe { chain.insert(plan.add(source, factory, properties), at: 0) }
         if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
-        guard keepsDevices else {
+        guard kept else {
             plan.chain(chain + [addCaptureQueue(queue, &plan)])
             return
         }
@@ -147,7 +155,7 @@ struct CameraSources {
         if !detached { plan.link(chain.last!, to: selector, "sink_0") }
         let slate = addSlate(prefix: prefix, height: mode.height, frameRate: mode.frameRate, into: selector, "sink_1", &plan)
         plan.chain(after + [addCaptureQueue(queue, &plan)])
-        plan[input: input.id].kept = .init(inputID: input.id, source: ElementHandle(source), factory: factory, properties: properties,
+        plan[input: input.id].kept = .init(inputID: input.id, source: ElementHandle(source), recipe: recipe,
                                       next: ElementHandle(caps), selector: ElementHandle(selector), frames: ElementHandle(chain.last!),
                                       end: ElementHandle(queue), startsDetached: detached, placeholder: waiting.map { ElementHandle($0) },
                                       slate: slate)

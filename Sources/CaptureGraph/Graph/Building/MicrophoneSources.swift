@@ -35,7 +35,7 @@ struct MicrophoneSources {
             let format = plan.add("\(prefix)-format", .capsfilter)
             chain.append(format)
             let node = plan.node(source)!
-            plan[input: input.id].kept = .init(inputID: input.id, source: ElementHandle(source), factory: node.factory, properties: node.properties,
+            plan[input: input.id].kept = .init(inputID: input.id, source: ElementHandle(source), recipe: .element(node.factory, node.properties),
                                           next: ElementHandle(format), selector: nil, end: ElementHandle(format))
         }
         let convert = plan.add("\(prefix)-convert", .audioconvert)

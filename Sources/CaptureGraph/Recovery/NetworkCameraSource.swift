@@ -1,0 +1,120 @@
+import CaptureModel
+import GStreamer
+
+/// A network camera's source: one element with a "src" pad from the start, as a V4L2 camera's source
+/// is, so that the keeper takes it out and makes it again the same way (`SourceKeeper`).
+///
+/// Inside, uridecodebin picks the protocol's source (rtspsrc, srtsrc) and the decoder for what the camera
+/// sends (H.264, H.265, MJPEG); HTTP MJPEG is read and decoded directly. The decoded pictures leave at
+/// the camera's rate. The
+/// camera's sound, if it sends any, is not taken yet: it is discarded, and nothing waits on it.
+enum NetworkCameraSource {
+    static func make(_ camera: NetworkCamera, frameRate: Double, name: String) throws -> Bin {
+        let bin = try Bin(name: name)
+        // A decoder finishes its start only once the stream shows what it carries (or never, when it
+        // carries nothing playable): left to the pipeline, that wait would pause the whole recording.
+        try bin.set("async-handling", true)
+        let rate = try ElementFactory.videorate.make(name: "\(name)-rate")
+        let caps = try ElementFactory.capsfilter.make(name: "\(name)-rate-caps")
+        try caps.set("caps", CapsBuilder(.rawVideo).set("framerate", Fraction(rate: frameRate)).caps)
+        try bin.add([rate, caps])
+        try rate.link(caps)
+        try bin.exposePad(try caps.staticPad("src"), as: "src")
+        let input = try rate.staticPad("sink")
+        if camera.kind == .http {
+            try addMJPEG(camera, to: bin, name: name, before: rate)
+            return bin
+        }
+        let decode = try ElementFactory.uridecodebin.make(name: "\(name)-decode")
+        try decode.set("uri", camera.address)
+        try bin.add([decode])
+        decode.onSourceSetup { source in configure(source, for: camera) }
+        decode.onPadAdded { [weak bin] pad in
+            if !input.isLinked, pad.queryCaps().structures.first?.name == "video/x-raw" {
+                try? pad.link(to: input)
+            } else if let bin {
+                discard(pad, in: bin)
+            }
+        }
+        return bin
+    }
+
+    /// HTTP MJPEG, read as it is: uridecodebin would hold a live stream of pictures in its download
+    /// buffer, and its type finding waits for bytes a slow camera is slow to send.
+    private static func addMJPEG(_ camera: NetworkCamera, to bin: Bin, name: String, before rate: Element) throws {
+        let source = try ElementFactory.souphttpsrc.make(name: "\(name)-http")
+        try source.set("location", camera.address)
+        configure(source, for: camera)
+        let parts = try ElementFactory.multipartdemux.make(name: "\(name)-parts")
+        let decode = try ElementFactory.jpegdec.make(name: "\(name)-jpeg")
+        try bin.add([source, parts, decode])
+        try source.link(parts)
+        try decode.link(rate)
+        let input = try decode.staticPad("sink")
+        parts.onPadAdded { pad in
+            if !input.isLinked { try? pad.link(to: input) }
+        }
+    }
+
+    /// A failure as a person reads it, from GStreamer's text and debug detail (which name C files and
+    /// element paths): what the camera did, in a few words.
+    static func failure(_ text: String, detail: String?) -> String {
+        let detail = detail ?? ""
+        let said = text + " " + detail
+        if let range = detail.range(of: "Missing decoder: ") {
+            let type = detail[range.upperBound...].prefix { $0 != " " && $0 != "(" }
+            return "it sends \(type), not a picture pipcam can decode"
+        }
+        if said.contains("Unauthorized") || said.contains("(401)") { return "it refused the user and password (unauthorized)" }
+        if said.contains("Not Found") || said.contains("(404)") { return "nothing is at that address (not found)" }
+        if said.contains("Failed to connect") || said.contains("Connection refused") || said.contains("Could not resolve") {
+            return "it does not answer (\(said.contains("resolve") ? "its host does not resolve" : "connection refused"))"
+        }
+        if said.contains("timeout") || said.contains("timed out") { return "it stopped answering (timed out)" }
+        if said.contains("Boundary not found") { return "it sends no MJPEG pictures (not multipart JPEG)" }
+        if said.contains("Internal data stream error") { return "its stream stopped" }
+        let last = detail.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return last.isEmpty || last.count > 120 ? text : "\(text) (\(last))"
+    }
+
+    /// A stream the recording does not take (the camera's sound, a second picture) goes to a sink that
+    /// takes anything at once: left unlinked, it could stop the source that carries both.
+    private static func discard(_ pad: Pad, in bin: Bin) {
+        guard let sink = try? ElementFactory.fakesink.make() else { return }
+        try? sink.set("sync", false)
+        try? sink.set("async", false)
+        guard (try? bin.add([sink])) != nil else { return }
+        try? pad.link(to: try sink.staticPad("sink"))
+        _ = sink.syncStateWithParent()
+    }
+
+    /// What the URI cannot say: the password, the latency, the transport; and timeouts short enough
+    /// that a camera that does not answer is known lost in seconds, not after the library's minutes.
+    private static func configure(_ source: Element, for camera: NetworkCamera) {
+        let latency = String(Int(camera.latency.seconds * 1000))
+        switch source.factoryName {
+        case ElementFactory.rtspsrc.rawValue:
+            try? source.set("latency", fromString: latency)
+            try? source.set("drop-on-latency", true)
+            try? source.set("tcp-timeout", fromString: "5000000")
+            if camera.transport != .automatic { try? source.set("protocols", fromString: camera.transport.rawValue) }
+            setCredentials(of: source, camera)
+        case ElementFactory.souphttpsrc.rawValue:
+            // Pictures are stamped with the recording's clock as they arrive: MJPEG carries no times.
+            try? source.set("is-live", true)
+            try? source.set("do-timestamp", true)
+            try? source.set("timeout", fromString: "5")
+            setCredentials(of: source, camera)
+        case ElementFactory.srtsrc.rawValue:
+            try? source.set("latency", fromString: latency)
+            try? source.set("mode", fromString: camera.isSRTListener ? "listener" : "caller")
+        default:
+            break
+        }
+    }
+
+    private static func setCredentials(of source: Element, _ camera: NetworkCamera) {
+        if let user = camera.user { try? source.set("user-id", user) }
+        if let password = camera.password { try? source.set("user-pw", password) }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A camera's `url:`: a camera on the network, with what only such a camera takes.
+///
+///     cameras:
+///       - name: hall
+///         url: rtsp://viewer@192.0.2.10/stream1
+///         password-env: HALL_PASSWORD    # the password from the environment: the file can be shared
+///         latency: 300ms                 # default 200ms
+///         transport: tcp                 # RTSP only: automatic (default), tcp or udp
+extension DescriptionReader {
+    static let networkCameraKeys = ["password-env", "latency", "transport"]
+
+    static func networkCamera(_ url: YAMLReader, fields: [String: YAMLReader], name: String) throws -> NetworkCamera {
+        var camera: NetworkCamera
+        do { camera = try NetworkCamera(url: try url.string()) } catch let problem as NetworkCameraProblem {
+            throw url.error("camera '\(name)': \(problem)")
+        }
+        if let variable = fields["password-env"] {
+            let variableName = try variable.string()
+            guard let value = ProcessInfo.processInfo.environment[variableName], !value.isEmpty else {
+                throw variable.error("camera '\(name)': the password's variable \(variableName) is not set")
+            }
+            camera.password = value
+        }
+        if let latency = fields["latency"] { camera.latency = try milliseconds(latency) }
+        if let transport = fields["transport"] {
+            guard camera.kind == .rtsp else { throw transport.error("transport applies to an rtsp:// camera only") }
+            camera.transport = try transport.choice(NetworkCamera.Transport.self)
+        }
+        return camera
+    }
+
+    /// `200ms`, `1.5s` or a number of milliseconds, within what a live picture may wait.
+    private static func milliseconds(_ value: YAMLReader) throws -> Duration {
+        let text = try value.string().trimmingCharacters(in: .whitespaces)
+        let number: Double? = text.hasSuffix("ms") ? Double(text.dropLast(2)) : text.hasSuffix("s") ? Double(text.dropLast()).map { $0 * 1000 } : Double(text)
+        guard let number, SessionLimits.networkLatencyMilliseconds.contains(number) else {
+            let range = SessionLimits.networkLatencyMilliseconds
+            throw value.error("latency is \(Int(range.lowerBound))ms to \(Int(range.upperBound))ms (like 200ms or 1.5s), not '\(NetworkCamera.hint(text))'")
+        }
+        return .milliseconds(Int64(number.rounded()))
+    }
+}

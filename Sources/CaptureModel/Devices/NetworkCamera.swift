@@ -1,0 +1,106 @@
+import Foundation
+
+/// A camera on the network: an IP camera's RTSP stream, an SRT feed, or an HTTP MJPEG stream (a phone
+/// app, a webcam server). It drops out as a USB camera is unplugged, and comes back the same way: through
+/// the source keeper, into the same file (`SourceKeeper`).
+///
+/// The password is a secret: it is kept apart from the address, never encoded, and shown as "****".
+public struct NetworkCamera: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        /// `rtsp://`: H.264, H.265 or MJPEG over RTP, as IP cameras serve.
+        case rtsp
+        /// `srt://host:port` (pipcam calls) or `srt://:port` (pipcam listens): MPEG-TS.
+        case srt
+        /// `http://`, `https://`: multipart JPEG pictures (MJPEG), as webcam servers and phone apps send.
+        case http
+    }
+
+    /// How RTSP's packets travel: either, as the camera offers (UDP first), or only one of them (TCP
+    /// crosses firewalls and NAT; UDP loses pictures rather than falling behind).
+    public enum Transport: String, Sendable, Codable, CaseIterable {
+        case automatic, tcp, udp
+    }
+
+    public let kind: Kind
+    /// The address with no user or password in it: what the source is given, and what is shown.
+    public let address: String
+    public var user: String?
+    public var password: String?
+    /// How long a picture may take from the camera before its place in the recording: the network's
+    /// jitter is absorbed within it (RTSP's jitter buffer, SRT's retransmissions).
+    public var latency: Duration = Self.defaultLatency
+    public var transport = Transport.automatic
+
+    public static let defaultLatency = Duration.milliseconds(200)
+
+    /// A camera from its URL as a person writes it; a user and password in it are taken out of the
+    /// address. Nil-free: a URL pipcam cannot read is a one-line `problem`.
+    public init(url text: String) throws(NetworkCameraProblem) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
+            throw .malformed("'\(Self.hint(text))' is not a URL (rtsp://host/path, srt://host:port, http://host/path)")
+        }
+        switch scheme {
+        case "rtsp", "rtsps": kind = .rtsp
+        case "srt": kind = .srt
+        case "http", "https": kind = .http
+        default: throw .unknownScheme(Self.hint(scheme))
+        }
+        guard kind == .srt || !(components.host ?? "").isEmpty else { throw .malformed("the URL needs a host: \(scheme)://host/…") }
+        if kind == .srt {
+            guard components.port != nil else { throw .malformed("an SRT camera is srt://host:port, or srt://:port to listen") }
+            guard components.path.isEmpty else { throw .malformed("an SRT address has no path: put the stream id in ?streamid=") }
+        }
+        if let port = components.port, !(1...65535).contains(port) { throw .malformed("port \(port) is out of range (1 to 65535)") }
+        user = components.user.flatMap { $0.isEmpty ? nil : $0 }
+        password = components.password.flatMap { $0.isEmpty ? nil : $0 }
+        var plain = components
+        plain.user = nil
+        plain.password = nil
+        guard let address = plain.string else { throw .malformed("'\(Self.hint(text))' is not a URL") }
+        self.address = address
+    }
+
+    /// `srt://:port`: pipcam listens, and the camera calls it.
+    public var isSRTListener: Bool { kind == .srt && (URLComponents(string: address)?.host ?? "").isEmpty }
+
+    /// The address as it may be shown: `rtsp://user:****@host/path`, and an SRT passphrase as "****".
+    public var shownAddress: String {
+        hidingSecrets(in: address.replacingOccurrences(of: "://", with: "://" + (user.map { "\($0)\(password == nil ? "" : ":****")@" } ?? ""),
+                                                       options: [], range: address.range(of: "://")))
+    }
+
+    /// What is secret: the password, and an SRT passphrase or stream id written in the address.
+    public var secrets: [String] {
+        let query = URLComponents(string: address)?.queryItems ?? []
+        let fromQuery = kind == .srt ? query.filter { ["passphrase", "streamid"].contains($0.name.lowercased()) }.compactMap(\.value) : []
+        return ([password].compactMap { $0 } + fromQuery).filter { !$0.isEmpty }
+    }
+
+    /// Text that may hold the address or the password (a server's error, a log line) with every secret hidden.
+    public func hidingSecrets(in text: String) -> String {
+        secrets.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "****") }
+    }
+
+    /// The password stays out of anything encoded (a described session, a device list).
+    private enum CodingKeys: String, CodingKey { case kind, address, user, latency, transport }
+
+    /// A piece of a URL quoted in an error: at most 40 characters, so a password pasted in the wrong
+    /// place is not shown whole.
+    static func hint(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(37)) + "…" : text
+    }
+}
+
+/// Why a network camera's URL cannot be used. Each sentence is about the URL, never its password.
+public enum NetworkCameraProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownScheme(String)
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .unknownScheme(let scheme):
+            "'\(scheme)' is not a camera pipcam takes: use rtsp://host/path, srt://host:port (srt://:port to listen) or http://host/path (MJPEG)"
+        case .malformed(let why): why
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import PipcamTestSupport
+import XCTest
+
+/// Cameras on the network (`url:`), recorded from real servers on 127.0.0.1 started here: an IP camera's
+/// RTSP server (GstRtspServer), ffmpeg sending MJPEG over HTTP and MPEG-TS over SRT. Each camera sends
+/// white; the inset is a drawn camera, so the main camera's place tells the camera, its slate (dimmed)
+/// and its "waiting" picture (black) apart by brightness alone.
+final class NetworkCameraTests: XCTestCase {
+    /// The main camera's place in the low preset's 640x360 picture, clear of the inset at the bottom right.
+    private static let main = (x: 40, y: 40, width: 360, height: 160)
+
+    /// The RTSP server killed 3 s into a 12 s recording and started again at 6 s: a 12 s file with every
+    /// picture, the slate between, the camera back within 3 s of the restart, the other camera and the
+    /// microphone never interrupted.
+    func testAnRTSPCameraKilledAndStartedAgainShowsTheSlateAndComesBackIntoTheSameFile() throws {
+        let folder = try Paths.scratch("network-rtsp")
+        let camera = try NetworkCameraServer(.rtsp(pattern: "white", credentials: nil))
+        defer { camera.kill() }
+        let events = "\(folder)/events.jsonl"
+        let recording = try Command.start([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", try description(in: folder, url: camera.url),
+                                           "--duration", "12", "--events", events])
+        try waitFor(within: 20, "3 s of recording") { Self.recordingTime(events) >= 3 }
+        camera.kill()
+        try waitFor(within: 20, "6 s of recording") { Self.recordingTime(events) >= 6 }
+        let restarted = Self.recordingTime(events)
+        try camera.start()
+        let result = recording.wait()
+        XCTAssertEqual(result.status, 0, result.error)
+
+        let interruptions = try Self.events(events).filter { ($0["event"] as? String)?.hasPrefix("interrupt") == true }
+        XCTAssertEqual(interruptions.compactMap { $0["input"] as? String }, ["hall", "hall"], "one loss and one return, both the network camera's: \(interruptions)")
+        let lost = try XCTUnwrap(interruptions.first?["time"] as? Double), back = try XCTUnwrap(interruptions.last?["time"] as? Double)
+        XCTAssertGreaterThan(lost, 3)
+        XCTAssertLessThan(back - restarted, 3, "back within 3 s of the server's restart at \(restarted) s: \(result.error)")
+
+        let file = "\(folder)/out.mkv"
+        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: file)), 180, accuracy: 1, "12 s at 15 a second")
+        let times = try MediaProbe.videoFrameTimes(path: file)
+        XCTAssertLessThan(zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 1, 1.5 / 15, "no gap in the file's pictures")
+        XCTAssertEqual(try XCTUnwrap(try MediaProbe(path: file).audioStreams.first?.codecName), "opus", "the microphone is recorded")
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        let place = try RegionLuma.series(path: file, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height)
+        let live = place.map(\.luma).sorted()[place.count * 3 / 4]
+        func shows(_ range: ClosedRange<Double>) -> [Double] { place.filter { range.contains($0.time) }.map(\.luma) }
+        XCTAssertGreaterThan(live, 200, "the camera's white")
+        XCTAssertTrue(shows(1...(lost - 0.5)).allSatisfy { $0 > live - 10 }, "the camera before its loss")
+        XCTAssertTrue(shows((lost + 0.5)...(back - 0.5)).allSatisfy { $0 < live - 25 && $0 > 60 }, "its slate (the last picture, dimmed) while it is away")
+        XCTAssertTrue(shows((back + 0.5)...11.5).allSatisfy { $0 > live - 10 }, "and the camera again once back")
+    }
+
+    /// HTTP MJPEG (ffmpeg's multipart JPEG server) and SRT (pipcam calls ffmpeg's listener): the camera's
+    /// pictures in the file.
+    func testMJPEGOverHTTPAndSRTCamerasAreRecorded() throws {
+        for kind in [NetworkCameraServer.Kind.mjpeg, .srt] {
+            let folder = try Paths.scratch("network-\(kind)")
+            let camera = try NetworkCameraServer(kind)
+            defer { camera.kill() }
+            let result = try Command.run([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", try description(in: folder, url: camera.url),
+                                          "--duration", "4"])
+            XCTAssertEqual(result.status, 0, result.error)
+            XCTAssertFalse(result.error.contains("lost"), "the camera answered at once: \(result.error)")
+            let place = try RegionLuma.series(path: "\(folder)/out.mkv", x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height)
+            XCTAssertGreaterThan(place.filter { $0.time > 2 }.map(\.luma).min() ?? 0, 200, "\(kind): the camera's white in its place: \(result.error)")
+        }
+    }
+
+    /// A camera that asks for a password: given from the environment, it is recorded and never shown; a
+    /// wrong one is one line saying so, and the recording goes on.
+    func testAPasswordFromTheEnvironmentIsUsedAndNeverShown() throws {
+        let folder = try Paths.scratch("network-password")
+        let password = "s3cret-\(UUID().uuidString.prefix(8))"
+        let camera = try NetworkCameraServer(.rtsp(pattern: "white", credentials: "viewer:\(password)"))
+        defer { camera.kill() }
+        let url = camera.url.replacingOccurrences(of: "rtsp://", with: "rtsp://viewer@")
+        let yaml = try description(in: folder, url: url, extra: "    password-env: HALL_PASSWORD\n")
+        for (given, works) in [(password, true), ("wrong-password", false)] {
+            let events = "\(folder)/events-\(works).jsonl"
+            let result = try Command.run([Paths.pipcam, "record", "\(folder)/out-\(works).mkv", "--pipeline", yaml, "--duration", "3", "--events", events],
+                                         environment: ["HALL_PASSWORD": given])
+            XCTAssertEqual(result.status, 0, result.error)
+            let described = try Command.run([Paths.pipcam, "describe", "--pipeline", yaml], environment: ["HALL_PASSWORD": given])
+            let everything = [result.output, result.error, described.output, described.error, (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""]
+            XCTAssertFalse(everything.contains { $0.contains(given) }, "the password never shows: \(everything)")
+            if works {
+                XCTAssertFalse(result.error.contains("lost"), result.error)
+            } else {
+                XCTAssertTrue(result.error.contains("hall lost at 00:00.") && result.error.contains("refused the user and password"), result.error)
+            }
+        }
+    }
+
+    /// A description of the network camera at `url` as the main camera, a drawn inset and a tone.
+    private func description(in folder: String, url: String, extra: String = "") throws -> String {
+        let path = "\(folder)/session.yaml"
+        try """
+        preset: low
+        cameras:
+          - name: hall
+            url: \(url)
+        \(extra)  - name: desk
+            synthetic: ball
+        microphones:
+          - name: mic
+            synthetic: 440
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private static func events(_ file: String) throws -> [[String: Any]] {
+        try StrictJSON.parseLines((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").compactMap { $0 as? [String: Any] }
+    }
+
+    /// The recording's time, from its latest pressure sample (one a second).
+    private static func recordingTime(_ file: String) -> Double {
+        ((try? events(file)) ?? []).filter { $0["event"] as? String == "pressure" }.compactMap { $0["time"] as? Double }.last ?? 0
+    }
+}

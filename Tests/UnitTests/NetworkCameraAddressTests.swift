@@ -1,0 +1,78 @@
+@testable import CaptureGraph
+@testable import CaptureModel
+import Foundation
+import XCTest
+
+/// A network camera's URL as people write it: what it becomes, what is shown of it, what a description
+/// refuses, and how its failures read.
+final class NetworkCameraAddressTests: XCTestCase {
+    func testTheUserAndPasswordLeaveTheAddressAndThePasswordIsNeverShown() throws {
+        let camera = try NetworkCamera(url: "rtsp://admin:hunter22@192.0.2.10:8554/stream1?channel=2")
+        XCTAssertEqual(camera.kind, .rtsp)
+        XCTAssertEqual(camera.address, "rtsp://192.0.2.10:8554/stream1?channel=2")
+        XCTAssertEqual(camera.user, "admin")
+        XCTAssertEqual(camera.password, "hunter22")
+        XCTAssertEqual(camera.shownAddress, "rtsp://admin:****@192.0.2.10:8554/stream1?channel=2")
+        XCTAssertEqual(camera.hidingSecrets(in: "401 for admin:hunter22"), "401 for admin:****")
+        let encoded = String(decoding: try JSONEncoder().encode(CaptureDevice.networkCamera(id: "hall", camera)), as: UTF8.self)
+        XCTAssertFalse(encoded.contains("hunter22"), encoded)
+        XCTAssertFalse(CaptureDevice.networkCamera(id: "hall", camera).name.contains("hunter22"))
+
+        let srt = try NetworkCamera(url: "srt://192.0.2.5:9000?passphrase=0123456789abc")
+        XCTAssertEqual(srt.kind, .srt)
+        XCTAssertFalse(srt.isSRTListener)
+        XCTAssertEqual(srt.shownAddress, "srt://192.0.2.5:9000?passphrase=****")
+        XCTAssertTrue(try NetworkCamera(url: "srt://:9000").isSRTListener)
+        XCTAssertEqual(try NetworkCamera(url: "https://cam.example/video.mjpg").kind, .http)
+    }
+
+    func testWhatIsNotACameraAddressIsOneLine() {
+        for (url, expected) in [("ftp://host/x", "'ftp' is not a camera pipcam takes"), ("rtsp:///path", "needs a host"),
+                                ("srt://host", "srt://host:port"), ("srt://host:9000/path", "has no path"), ("not a url at all", "is not a URL")] {
+            XCTAssertThrowsError(try NetworkCamera(url: url), url) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(url): \(error)")
+                XCTAssertEqual("\(error)".split(separator: "\n").count, 1)
+            }
+        }
+    }
+
+    func testADescriptionsNetworkCameraTakesItsLatencyTransportAndPasswordVariable() throws {
+        setenv("PIPCAM_TEST_CAMERA_PASSWORD", "from-the-environment", 1)
+        defer { unsetenv("PIPCAM_TEST_CAMERA_PASSWORD") }
+        let description = try PipelineDescription.parse("""
+        cameras:
+          - name: hall
+            url: rtsp://viewer@192.0.2.10/stream1
+            password-env: PIPCAM_TEST_CAMERA_PASSWORD
+            latency: 350ms
+            transport: tcp
+        """, file: "t.yaml")
+        guard case .network(let camera) = description.cameras.first?.spec else { return XCTFail("\(description.cameras)") }
+        XCTAssertEqual(camera.password, "from-the-environment")
+        XCTAssertEqual(camera.latency, .milliseconds(350))
+        XCTAssertEqual(camera.transport, .tcp)
+        let (configuration, _) = try description.configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.inputs.first?.device.name, "rtsp://viewer:****@192.0.2.10/stream1")
+
+        for (entry, expected) in [("    url: rtsp://h/x\n    transport: quic\n", "t.yaml:4"), ("    url: http://h/x\n    transport: tcp\n", "rtsp:// camera only"),
+                                  ("    url: rtsp://h/x\n    latency: 9s\n", "latency is 0ms to 5000ms"),
+                                  ("    url: rtsp://h/x\n    password-env: PIPCAM_NOT_SET_ANYWHERE\n", "PIPCAM_NOT_SET_ANYWHERE is not set"),
+                                  ("    synthetic: ball\n    latency: 200ms\n", "applies to a network camera"),
+                                  ("    url: rtsp://h/x\n    device: /dev/video0\n", "give only one of")] {
+            XCTAssertThrowsError(try PipelineDescription.parse("cameras:\n  - name: hall\n" + entry, file: "t.yaml"), entry) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(entry): \(error)")
+                XCTAssertEqual("\(error)".split(separator: "\n").count, 1)
+            }
+        }
+    }
+
+    func testAFailureReadsAsWhatTheCameraDid() {
+        XCTAssertEqual(NetworkCameraSource.failure("Could not open resource for reading and writing.", detail: "Failed to connect. (Generic error)"),
+                       "it does not answer (connection refused)")
+        XCTAssertEqual(NetworkCameraSource.failure("Your GStreamer installation is missing a plug-in.",
+                                                   detail: "no suitable plugins found: gstdecodebin2.c(4704): /GstPipeline:pipcam: Missing decoder: text/html (text/html)"),
+                       "it sends text/html, not a picture pipcam can decode")
+        XCTAssertEqual(NetworkCameraSource.failure("Unauthorized", detail: nil), "it refused the user and password (unauthorized)")
+        XCTAssertEqual(NetworkCameraSource.failure("Something else.", detail: nil), "Something else.")
+    }
+}
