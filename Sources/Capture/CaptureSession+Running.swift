@@ -1,6 +1,7 @@
 import CaptureGraph
 import CaptureModel
 import Foundation
+import Locking
 
 /// Running a session: start, stop, applying commits to a running graph, and what happens on failure.
 /// Every operation here that changes which graph runs goes through `operations`, one at a time.
@@ -16,6 +17,7 @@ extension CaptureSession {
             self.segmentNames.begin(at: configuration.movieFile?.path)
             let plan = try configuration.graphPlan()
             try HostLookup.check(configuration.streams)
+            try await Blocking.run { try NetworkCameras.check(configuration) }
             do {
                 try await self.screens.share(for: configuration)
                 try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: self.screens), configuration)

@@ -52,11 +52,11 @@ final class NetworkCameraTests: XCTestCase {
         XCTAssertTrue(shows((back + 0.5)...11.5).allSatisfy { $0 > live - 10 }, "and the camera again once back")
     }
 
-    /// HTTP MJPEG (ffmpeg's multipart JPEG server) and SRT (pipcam calls ffmpeg's listener): the camera's
+    /// HTTP MJPEG (a webcam server's multipart JPEG) and SRT (pipcam calls ffmpeg's listener): the camera's
     /// pictures in the file.
     func testMJPEGOverHTTPAndSRTCamerasAreRecorded() throws {
-        for kind in [NetworkCameraServer.Kind.mjpeg, .srt] {
-            let folder = try Paths.scratch("network-\(kind)")
+        for kind in [NetworkCameraServer.Kind.mjpeg(), .srt] {
+            let folder = try Paths.scratch({ if case .srt = kind { "network-srt" } else { "network-mjpeg" } }())
             let camera = try NetworkCameraServer(kind)
             defer { camera.kill() }
             let result = try Command.run([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", try description(in: folder, url: camera.url),
@@ -68,8 +68,36 @@ final class NetworkCameraTests: XCTestCase {
         }
     }
 
+    /// A webcam server that misbehaves in each way a hostile one does, its camera optional (one the
+    /// recording needs would stop its start): each recording ends by `--duration` with every picture and
+    /// a file every reader takes, and the camera counts as lost (a stream with no picture in it is called
+    /// again after 5 s). A 4K stream where a 640x360 place was asked is scaled into it.
+    func testHostileServersCostTheRecordingNothing() throws {
+        let folder = try Paths.scratch("network-hostile")
+        for (fault, seconds) in [("garbage", 3), ("stall", 4), ("truncated", 3), ("html", 3), ("silent", 6), ("4K", 3)] {
+            let camera = try NetworkCameraServer(fault == "4K" ? .mjpeg(width: 3840, height: 2160) : .mjpeg(fault: fault))
+            defer { camera.kill() }
+            let file = "\(folder)/\(fault).mkv"
+            let started = ContinuousClock.now
+            let result = try Command.run(["timeout", "30", Paths.pipcam, "record", file, "--pipeline",
+                                          try description(in: folder, url: camera.url, extra: "    optional: true\n"), "--duration", String(seconds)])
+            XCTAssertEqual(result.status, 0, "\(fault): \(result.error)")
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(seconds + 10), "\(fault): the stop does not wait on the server")
+            XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: file)), Double(seconds * 15), accuracy: 1, "\(fault): every picture")
+            XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "", fault)
+            let place = try RegionLuma.series(path: file, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height)
+            if fault == "4K" {
+                XCTAssertGreaterThan(place.filter { $0.time > 2 }.map(\.luma).min() ?? 0, 200, "the 4K camera's white, scaled: \(result.error)")
+            } else if fault != "truncated" {
+                // A cut-off JPEG may decode (its lower part grey) or fail: either way the recording goes on.
+                XCTAssertTrue(result.error.contains("hall lost at"), "\(fault): \(result.error)")
+            }
+            print("hostile \(fault): \(result.error.split(separator: "\n").first { $0.contains("lost at") } ?? "not lost")")
+        }
+    }
+
     /// A camera that asks for a password: given from the environment, it is recorded and never shown; a
-    /// wrong one is one line saying so, and the recording goes on.
+    /// wrong one stops the recording's start in one line saying so.
     func testAPasswordFromTheEnvironmentIsUsedAndNeverShown() throws {
         let folder = try Paths.scratch("network-password")
         let password = "s3cret-\(UUID().uuidString.prefix(8))"
@@ -81,16 +109,51 @@ final class NetworkCameraTests: XCTestCase {
             let events = "\(folder)/events-\(works).jsonl"
             let result = try Command.run([Paths.pipcam, "record", "\(folder)/out-\(works).mkv", "--pipeline", yaml, "--duration", "3", "--events", events],
                                          environment: ["HALL_PASSWORD": given])
-            XCTAssertEqual(result.status, 0, result.error)
+            XCTAssertEqual(result.status, works ? 0 : 1, result.error)
             let described = try Command.run([Paths.pipcam, "describe", "--pipeline", yaml], environment: ["HALL_PASSWORD": given])
             let everything = [result.output, result.error, described.output, described.error, (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""]
             XCTAssertFalse(everything.contains { $0.contains(given) }, "the password never shows: \(everything)")
             if works {
                 XCTAssertFalse(result.error.contains("lost"), result.error)
             } else {
-                XCTAssertTrue(result.error.contains("hall lost at 00:00.") && result.error.contains("refused the user and password"), result.error)
+                XCTAssertEqual(result.error.split(separator: "\n").count, 1, result.error)
+                XCTAssertTrue(result.error.contains("camera 'hall' at rtsp://viewer:****@") && result.error.contains("refused the user and password"), result.error)
             }
         }
+    }
+
+    /// `pipcam probe` says what a camera sends, one line each, or in one line why it sends nothing; a
+    /// camera the recording needs that sends nothing stops its start in one line, an optional one waits
+    /// in its place.
+    func testProbeSaysWhatACameraSendsAndARecordingNeedsItsCameraToAnswer() throws {
+        let folder = try Paths.scratch("network-probe")
+        let camera = try NetworkCameraServer(.rtsp(pattern: "white", credentials: nil))
+        defer { camera.kill() }
+        let probed = try Command.run([Paths.pipcam, "probe", camera.url])
+        XCTAssertEqual(probed.status, 0, probed.error)
+        XCTAssertEqual(probed.output, "\(camera.url)\n  picture: H.264 640x360 at 15 fps\n  sound: none\n")
+
+        let silent = try NetworkCameraServer(.mjpeg(fault: "silent"))
+        defer { silent.kill() }
+        let nothing = "rtsp://127.0.0.1:\(freeLocalPort())/cam"
+        for (url, expected) in [(nothing, "it does not answer (connection refused)"), (silent.url, "no picture came within 2 s"),
+                                ("ftp://127.0.0.1/x", "'ftp' is not a camera pipcam takes")] {
+            let result = try Command.run(["timeout", "20", Paths.pipcam, "probe", url, "--timeout", "2"])
+            XCTAssertEqual(result.status, 1, url)
+            XCTAssertEqual(result.error.split(separator: "\n").count, 1, result.error)
+            XCTAssertTrue(result.error.contains(expected), "\(url): \(result.error)")
+        }
+
+        let refused = try Command.run(["timeout", "20", Paths.pipcam, "record", "\(folder)/refused.mkv", "--pipeline", try description(in: folder, url: nothing),
+                                       "--duration", "2"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.error.split(separator: "\n").filter { !$0.hasPrefix("note: ") }.count, 1, refused.error)
+        XCTAssertTrue(refused.error.contains("camera 'hall' at \(nothing): it does not answer (connection refused)"), refused.error)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/refused.mkv"), "nothing recorded")
+        let waiting = try Command.run(["timeout", "20", Paths.pipcam, "record", "\(folder)/waiting.mkv", "--pipeline",
+                                       try description(in: folder, url: nothing, extra: "    optional: true\n"), "--duration", "2"])
+        XCTAssertEqual(waiting.status, 0, waiting.error)
+        XCTAssertTrue(waiting.error.contains("hall lost at 00:00.0: it does not answer (connection refused)"), waiting.error)
     }
 
     /// A description of the network camera at `url` as the main camera, a drawn inset and a tone.

@@ -6,7 +6,8 @@ import Glibc
 
 /// The network cameras the tests record from, served for real on 127.0.0.1 and ready once their process
 /// holds its port (as `MediaServers` waits for a server): an IP camera's RTSP server (GstRtspServer,
-/// `Tests/Programs/rtsp-camera.py`), and ffmpeg sending MJPEG over HTTP or MPEG-TS over SRT.
+/// `Tests/Programs/rtsp-camera.py`), a webcam server sending MJPEG over HTTP, well or in one of the ways
+/// a hostile one does (`Tests/Programs/mjpeg-camera.py`), and an SRT encoder sending MPEG-TS (gst-launch).
 ///
 /// Each can be killed (a camera unplugged from the network, a server that crashed) and started again on
 /// the same port.
@@ -15,19 +16,20 @@ public final class NetworkCameraServer: @unchecked Sendable {
         /// rtsp://127.0.0.1:PORT/cam, a test pattern in H.264; with `credentials` ("user:password"), only
         /// that user may watch.
         case rtsp(pattern: String, credentials: String?)
-        /// http://127.0.0.1:PORT/cam, multipart JPEG; ffmpeg serves one viewer, then ends.
-        case mjpeg
-        /// srt://127.0.0.1:PORT, MPEG-TS with H.264; ffmpeg listens for one caller.
+        /// http://127.0.0.1:PORT/cam, multipart JPEG pictures of white at this size, to every viewer; or, with
+        /// `fault`, what a hostile server sends instead (see the script: garbage, stall, truncated, html, silent).
+        case mjpeg(width: Int = 640, height: Int = 360, fault: String? = nil)
+        /// srt://127.0.0.1:PORT, MPEG-TS with H.264 of white; it listens for callers.
         case srt
     }
 
-    /// What the RTSP camera needs beside python3: its GObject bindings and the RTSP server's typelib,
-    /// for the package test.
+    /// What the cameras run: python3 with its GObject bindings and the RTSP server's typelib, and
+    /// gst-launch-1.0 (the SRT encoder), for the package test.
     public static var programs: [String] {
         let typelib = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []).filter { $0.hasSuffix("-linux-gnu") }
             .map { "/usr/lib/\($0)/girepository-1.0/GstRtspServer-1.0.typelib" }
             .first { FileManager.default.fileExists(atPath: $0) } ?? "/usr/lib/girepository-1.0/GstRtspServer-1.0.typelib"
-        return ["/usr/bin/python3", "/usr/lib/python3/dist-packages/gi/__init__.py", typelib]
+        return ["/usr/bin/python3", "/usr/lib/python3/dist-packages/gi/__init__.py", typelib, "gst-launch-1.0"]
     }
 
     public let kind: Kind
@@ -67,12 +69,18 @@ public final class NetworkCameraServer: @unchecked Sendable {
         switch kind {
         case .rtsp(let pattern, let credentials):
             arguments = ["/usr/bin/python3", "\(Paths.repository)/Tests/Programs/rtsp-camera.py", String(port), pattern] + (credentials.map { [$0] } ?? [])
-        case .mjpeg:
-            arguments = Self.ffmpegPattern + ["-c:v", "mjpeg", "-q:v", "5", "-f", "mpjpeg", "-listen", "1", "http://127.0.0.1:\(port)/cam"]
+        case .mjpeg(let width, let height, let fault):
+            let picture = try Paths.scratch("mjpeg-picture") + "/white.jpg"
+            let made = try Command.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=white:size=\(width)x\(height)", "-frames:v", "1", "-y", picture])
+            guard made.status == 0 else { throw ProbeError("ffmpeg could not draw the picture: \(made.error)") }
+            arguments = ["/usr/bin/python3", "\(Paths.repository)/Tests/Programs/mjpeg-camera.py", String(port), picture] + (fault.map { [$0] } ?? [])
         case .srt:
+            // srtsink listens for caller after caller, as an SRT encoder does (ffmpeg ends with its first).
+            // Left to choose, x264enc encodes 4:4:4 at 10 bits: a camera's picture pipcam converts.
             udp = true
-            arguments = Self.ffmpegPattern + ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "15",
-                                              "-f", "mpegts", "srt://127.0.0.1:\(port)?mode=listener"]
+            arguments = ["gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=white", "!", "video/x-raw,width=640,height=360,framerate=15/1",
+                         "!", "x264enc", "tune=zerolatency", "speed-preset=ultrafast", "key-int-max=15", "!", "mpegtsmux", "!",
+                         "srtsink", "uri=srt://127.0.0.1:\(port)?mode=listener", "wait-for-connection=false"]
         }
         let started = try Command.start(arguments)
         try MediaServers.wait(for: "the network camera on 127.0.0.1:\(port)", of: started) {
@@ -80,8 +88,4 @@ public final class NetworkCameraServer: @unchecked Sendable {
         }
         command.withValue { $0 = started }
     }
-
-    /// ffmpeg drawing white at 640x360, 15 pictures a second, in real time.
-    private static let ffmpegPattern = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
-                                        "color=c=white:size=640x360:rate=15"]
 }

@@ -9,20 +9,25 @@ import GStreamer
 /// the camera's rate. The
 /// camera's sound, if it sends any, is not taken yet: it is discarded, and nothing waits on it.
 enum NetworkCameraSource {
-    static func make(_ camera: NetworkCamera, frameRate: Double, name: String) throws -> Bin {
+    /// `frameRate` nil leaves the pictures at the camera's own rate.
+    static func make(_ camera: NetworkCamera, frameRate: Double?, name: String) throws -> Bin {
         let bin = try Bin(name: name)
         // A decoder finishes its start only once the stream shows what it carries (or never, when it
         // carries nothing playable): left to the pipeline, that wait would pause the whole recording.
         try bin.set("async-handling", true)
+        // Whatever the camera's encoder chose (4:4:4, 10 bits), its pictures leave in I420, as every other
+        // camera's: its slate is drawn from them, and the compositor takes them without a second conversion.
+        let convert = try ElementFactory.videoconvert.make(name: "\(name)-convert")
         let rate = try ElementFactory.videorate.make(name: "\(name)-rate")
         let caps = try ElementFactory.capsfilter.make(name: "\(name)-rate-caps")
-        try caps.set("caps", CapsBuilder(.rawVideo).set("framerate", Fraction(rate: frameRate)).caps)
-        try bin.add([rate, caps])
+        try caps.set("caps", CapsBuilder(.rawVideo).set("format", "I420").set("framerate", frameRate.map { Fraction(rate: $0) }).caps)
+        try bin.add([convert, rate, caps])
+        try convert.link(rate)
         try rate.link(caps)
         try bin.exposePad(try caps.staticPad("src"), as: "src")
-        let input = try rate.staticPad("sink")
+        let input = try convert.staticPad("sink")
         if camera.kind == .http {
-            try addMJPEG(camera, to: bin, name: name, before: rate)
+            try addMJPEG(camera, to: bin, name: name, before: convert)
             return bin
         }
         let decode = try ElementFactory.uridecodebin.make(name: "\(name)-decode")
@@ -41,7 +46,7 @@ enum NetworkCameraSource {
 
     /// HTTP MJPEG, read as it is: uridecodebin would hold a live stream of pictures in its download
     /// buffer, and its type finding waits for bytes a slow camera is slow to send.
-    private static func addMJPEG(_ camera: NetworkCamera, to bin: Bin, name: String, before rate: Element) throws {
+    private static func addMJPEG(_ camera: NetworkCamera, to bin: Bin, name: String, before next: Element) throws {
         let source = try ElementFactory.souphttpsrc.make(name: "\(name)-http")
         try source.set("location", camera.address)
         configure(source, for: camera)
@@ -49,7 +54,7 @@ enum NetworkCameraSource {
         let decode = try ElementFactory.jpegdec.make(name: "\(name)-jpeg")
         try bin.add([source, parts, decode])
         try source.link(parts)
-        try decode.link(rate)
+        try decode.link(next)
         let input = try decode.staticPad("sink")
         parts.onPadAdded { pad in
             if !input.isLinked { try? pad.link(to: input) }
