@@ -66,6 +66,17 @@ final class NetworkCameraAddressTests: XCTestCase {
         }
     }
 
+    /// A network camera is decoded: the cost model counts it there, on no USB bus.
+    func testANetworkCamerasDecodeIsCounted() throws {
+        let source = CaptureDevice.Source.network(try NetworkCamera(url: "rtsp://192.0.2.10/stream1"))
+        XCTAssertEqual(CameraLoad.Origin(source), .network)
+        let budget = PixelBudget(generate: 1e9, decode: 1e9, composite: 1e9, encode: 1e9, cores: 2)
+        let hall = CameraLoad(inputID: "hall", width: 1920, height: 1080, frameRate: 30, pixelFormat: nil, origin: .network)
+        let cost = HardwareCost(cameras: [hall], picture: nil, buses: [:], budget: budget)
+        XCTAssertEqual(cost.stages.first { $0.kind == .decode }?.subjects.count, 1, "\(cost.stages)")
+        XCTAssertTrue(cost.buses.isEmpty)
+    }
+
     func testAFailureReadsAsWhatTheCameraDid() {
         XCTAssertEqual(NetworkCameraSource.failure("Could not open resource for reading and writing.", detail: "Failed to connect. (Generic error)"),
                        "it does not answer (connection refused)")

@@ -13,13 +13,7 @@ extension SessionConfiguration {
         let plan = try graphPlan()
         let cameras = inputs.compactMap { input -> CameraLoad? in
             guard let mode = plan.cameraModes[input.id] else { return nil }
-            let origin: CameraLoad.Origin = switch input.device.source {
-            case .v4l2, .pipewire: .device
-            // A screen costs what a clip does: a full picture to convert and scale each frame.
-            case .file, .screen, .screencast: .file
-            case .network: .network
-            default: .synthetic
-            }
+            let origin = CameraLoad.Origin(input.device.source)
             let composed = movieConnections(.video).contains { $0.inputPorts.contains(input.port) }
             return CameraLoad(inputID: input.id, width: mode.width, height: mode.height, frameRate: mode.frameRate,
                               pixelFormat: mode.pixelFormat, origin: origin, encodedAlone: movieFile?.isolatedCameraTracks == true && composed)

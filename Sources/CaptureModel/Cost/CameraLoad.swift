@@ -11,6 +11,16 @@ public struct CameraLoad: Sendable, Hashable {
         case file
         /// A camera on the network: its stream decoded in real time, at the size it is sent.
         case network
+
+        public init(_ source: CaptureDevice.Source) {
+            switch source {
+            case .v4l2, .pipewire: self = .device
+            // A screen costs what a clip does: a full picture to convert and scale each frame.
+            case .file, .screen, .screencast: self = .file
+            case .network: self = .network
+            default: self = .synthetic
+            }
+        }
     }
 
     public var inputID: String
