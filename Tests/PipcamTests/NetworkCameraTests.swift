@@ -10,12 +10,25 @@ final class NetworkCameraTests: XCTestCase {
     /// The main camera's place in the low preset's 640x360 picture, clear of the inset at the bottom right.
     private static let main = (x: 40, y: 40, width: 360, height: 160)
 
-    /// The RTSP server killed 3 s into a 12 s recording and started again at 6 s: a 12 s file with every
-    /// picture, the slate between, the camera back within 3 s of the restart, the other camera and the
-    /// microphone never interrupted.
+    /// Each kind of camera's server killed 3 s into a 12 s recording and started again at 6 s: a 12 s
+    /// file with every picture, the slate between, the camera back within 3 s of the restart, the other
+    /// camera and the microphone never interrupted.
     func testAnRTSPCameraKilledAndStartedAgainShowsTheSlateAndComesBackIntoTheSameFile() throws {
-        let folder = try Paths.scratch("network-rtsp")
-        let camera = try NetworkCameraServer(.rtsp(pattern: "white", credentials: nil))
+        try recordThroughADropOut(of: .rtsp(pattern: "white", credentials: nil), name: "rtsp")
+    }
+
+    func testAnMJPEGCameraKilledAndStartedAgainComesBackIntoTheSameFile() throws {
+        try recordThroughADropOut(of: .mjpeg(), name: "mjpeg")
+    }
+
+    /// pipcam calls the camera's SRT listener, which sends H.264 in 4:4:4 at 10 bits: converted.
+    func testAnSRTCameraKilledAndStartedAgainComesBackIntoTheSameFile() throws {
+        try recordThroughADropOut(of: .srt, name: "srt")
+    }
+
+    private func recordThroughADropOut(of kind: NetworkCameraServer.Kind, name: String) throws {
+        let folder = try Paths.scratch("network-\(name)")
+        let camera = try NetworkCameraServer(kind)
         defer { camera.kill() }
         let events = "\(folder)/events.jsonl"
         let recording = try Command.start([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", try description(in: folder, url: camera.url),
@@ -44,28 +57,12 @@ final class NetworkCameraTests: XCTestCase {
         let live = place.map(\.luma).sorted()[place.count * 3 / 4]
         func shows(_ range: ClosedRange<Double>) -> [Double] { place.filter { range.contains($0.time) }.map(\.luma) }
         XCTAssertGreaterThan(live, 200, "the camera's white")
-        // Its place is black ("waiting for the camera") until its first picture: RTSP's setup, then a key frame.
+        // Its place is black ("waiting for the camera") until its first picture: the protocol's setup, then a key frame.
         let first = try XCTUnwrap(place.first { $0.luma > live - 10 }).time
-        XCTAssertLessThan(first, 2, "the camera shows within its first two seconds")
+        XCTAssertLessThan(first, 3, "the camera shows within its first seconds")
         XCTAssertTrue(shows(first...(lost - 0.5)).allSatisfy { $0 > live - 10 }, "the camera from its first picture to its loss")
         XCTAssertTrue(shows((lost + 0.5)...(back - 0.5)).allSatisfy { $0 < live - 25 && $0 > 60 }, "its slate (the last picture, dimmed) while it is away")
         XCTAssertTrue(shows((back + 0.5)...11.5).allSatisfy { $0 > live - 10 }, "and the camera again once back")
-    }
-
-    /// HTTP MJPEG (a webcam server's multipart JPEG) and SRT (pipcam calls ffmpeg's listener): the camera's
-    /// pictures in the file.
-    func testMJPEGOverHTTPAndSRTCamerasAreRecorded() throws {
-        for kind in [NetworkCameraServer.Kind.mjpeg(), .srt] {
-            let folder = try Paths.scratch({ if case .srt = kind { "network-srt" } else { "network-mjpeg" } }())
-            let camera = try NetworkCameraServer(kind)
-            defer { camera.kill() }
-            let result = try Command.run([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", try description(in: folder, url: camera.url),
-                                          "--duration", "4"])
-            XCTAssertEqual(result.status, 0, result.error)
-            XCTAssertFalse(result.error.contains("lost"), "the camera answered at once: \(result.error)")
-            let place = try RegionLuma.series(path: "\(folder)/out.mkv", x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height)
-            XCTAssertGreaterThan(place.filter { $0.time > 2 }.map(\.luma).min() ?? 0, 200, "\(kind): the camera's white in its place: \(result.error)")
-        }
     }
 
     /// A webcam server that misbehaves in each way a hostile one does, its camera optional (one the
