@@ -1,6 +1,7 @@
 @testable import CaptureGraph
 @testable import CaptureModel
 import Foundation
+import PipcamTestSupport
 import XCTest
 
 /// A network camera's URL as people write it: what it becomes, what is shown of it, what a description
@@ -37,16 +38,14 @@ final class NetworkCameraAddressTests: XCTestCase {
     }
 
     func testADescriptionsNetworkCameraTakesItsLatencyTransportAndPasswordVariable() throws {
-        setenv("PIPCAM_TEST_CAMERA_PASSWORD", "from-the-environment", 1)
-        defer { unsetenv("PIPCAM_TEST_CAMERA_PASSWORD") }
-        let description = try PipelineDescription.parse("""
+        let description = try withEnvironment("PIPCAM_TEST_CAMERA_PASSWORD", "from-the-environment") { try PipelineDescription.parse("""
         cameras:
           - name: hall
             url: rtsp://viewer@192.0.2.10/stream1
             password-env: PIPCAM_TEST_CAMERA_PASSWORD
             latency: 350ms
             transport: tcp
-        """, file: "t.yaml")
+        """, file: "t.yaml") }
         guard case .network(let camera) = description.cameras.first?.spec else { return XCTFail("\(description.cameras)") }
         XCTAssertEqual(camera.password, "from-the-environment")
         XCTAssertEqual(camera.latency, .milliseconds(350))

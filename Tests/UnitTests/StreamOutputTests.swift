@@ -60,9 +60,7 @@ final class StreamOutputTests: XCTestCase {
     }
 
     func testADescriptionTakesStreamsWithTheKeyFromTheEnvironment() throws {
-        setenv("PIPCAM_STREAM_TEST_KEY", "from-the-environment", 1)
-        defer { unsetenv("PIPCAM_STREAM_TEST_KEY") }
-        let description = try PipelineDescription.parse("""
+        let description = try withEnvironment("PIPCAM_STREAM_TEST_KEY", "from-the-environment") { try PipelineDescription.parse("""
             cameras:
               - name: front
                 synthetic: smpte
@@ -79,7 +77,7 @@ final class StreamOutputTests: XCTestCase {
                   required: true
                 - name: web
                   hls: /var/www/live
-            """, file: "t.yaml")
+            """, file: "t.yaml") }
         XCTAssertEqual(description.streams.map(\.name), ["youtube", "overflow", "web"])
         XCTAssertEqual(description.streams[0].destination, .rtmp(secure: false, host: "live.example.org", port: 1935, application: "live2", key: "from-the-environment"))
         XCTAssertEqual(description.streams[1].size, .init(width: 1280, height: 720))
