@@ -76,6 +76,25 @@ final class NetworkCameraAddressTests: XCTestCase {
         XCTAssertTrue(cost.buses.isEmpty)
     }
 
+    /// A throttle rung asks the drawn inset for half its size, and a network camera for nothing: it
+    /// sends the size it sends, and its caps filter asks only for a rate.
+    func testAThrottleRungLeavesANetworkCamerasModeAlone() throws {
+        let description = try PipelineDescription.parse("""
+        preset: low
+        cameras:
+          - name: hall
+            url: rtsp://192.0.2.10/stream1
+          - name: desk
+            synthetic: ball
+        """, file: "t.yaml")
+        var (configuration, _) = try description.configuration(devices: [], outputPath: "/tmp/x.mkv")
+        let calm = try GraphBuilder.plan(for: configuration).cameraModes
+        configuration.throttle = ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15)
+        let throttled = try GraphBuilder.plan(for: configuration).cameraModes
+        XCTAssertEqual(throttled["hall"], calm["hall"])
+        XCTAssertEqual(throttled["desk"]?.width, calm["desk"].map { $0.width / 2 })
+    }
+
     func testAFailureReadsAsWhatTheCameraDid() {
         XCTAssertEqual(NetworkCameraSource.failure("Could not open resource for reading and writing.", detail: "Failed to connect. (Generic error)"),
                        "it does not answer (connection refused)")

@@ -6,8 +6,8 @@ import GStreamer
 ///
 /// Inside, uridecodebin picks the protocol's source (rtspsrc, srtsrc) and the decoder for what the camera
 /// sends (H.264, H.265, MJPEG); HTTP MJPEG is read and decoded directly. The decoded pictures leave at
-/// the camera's rate. The
-/// camera's sound, if it sends any, is not taken yet: it is discarded, and nothing waits on it.
+/// the camera's rate. The camera's sound, if it sends any, is not taken yet: it is discarded, and
+/// nothing waits on it.
 enum NetworkCameraSource {
     /// `frameRate` nil leaves the pictures at the camera's own rate.
     static func make(_ camera: NetworkCamera, frameRate: Double?, name: String) throws -> Bin {

@@ -105,7 +105,8 @@ final class SourceKeeper: @unchecked Sendable {
             timer.resume()
             self.timer = timer
             if kept.startsDetached {
-                // An optional camera: in its place, a slate until it can be opened, tried at once.
+                // An optional camera: in its place, a slate until it can be opened, tried at once. A network
+                // camera is called at once too, and counts as lost only if that fails.
                 if network != nil {
                     connecting = true
                     lostReason = .unavailable("connecting")

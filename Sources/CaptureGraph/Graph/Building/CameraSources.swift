@@ -18,8 +18,8 @@ struct CameraSources {
             // what it is asked for, the mode the camera already streams in for the other program.
             addDeviceCamera(input, .element(.pipewiresrc, [("target-object", .string(target))]), mode: mode, prefix: prefix, queue: queue, &plan)
         case .network(let camera):
-            // Opened once the graph plays, as an optional camera is: the recording starts whatever the
-            // network does, and the camera takes its place at its first picture.
+            // Opened once the graph plays, as an optional camera is (the session has asked one it needs
+            // for a picture already): the camera takes its place at its first picture.
             addDeviceCamera(input, .network(camera, frameRate: mode.frameRate), mode: mode, prefix: prefix, queue: queue, &plan)
         case .testPattern(let pattern, let label, let moving):
             addDrawn(pattern: pattern, label: label, moving: moving, mode: mode, prefix: prefix, queue: queue, &plan)

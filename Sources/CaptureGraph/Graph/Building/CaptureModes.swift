@@ -34,8 +34,10 @@ struct CaptureModes {
         modes.reduce(into: [:]) { result, entry in
             let (inputID, mode) = entry
             // A camera with a track of its own keeps its mode: the track's encoder and the file would have
-            // to renegotiate. The picture's lower rate applies all the same, before its encoder.
-            guard let input = configuration.input(inputID), input.activeFormat == nil || input.device.formats.isEmpty,
+            // to renegotiate. The picture's lower rate applies all the same, before its encoder. A network
+            // camera sends the size it sends: its caps filter asks only for a rate.
+            guard let input = configuration.input(inputID), !input.device.isNetworkCamera,
+                  input.activeFormat == nil || input.device.formats.isEmpty,
                   !configuration.isIsolated(configuration.connections.filter { $0.inputPorts.contains(input.port) }) else {
                 result[inputID] = mode
                 return
