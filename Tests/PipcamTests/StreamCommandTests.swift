@@ -12,7 +12,7 @@ final class StreamCommandTests: XCTestCase {
         let folder = try Paths.scratch("stream-rtmp")
         let server = try RTMPServer(folder: "\(folder)/nginx")
         defer { server.stop() }
-        let streamed = try Command.run([Paths.pipcam, "record", "\(folder)/streamed.mkv", "--pipeline", demo, "--duration", "10",
+        let streamed = try Command.run([Paths.pipcam, "record", "\(folder)/streamed.mkv", "--pipeline", demo, "--duration", "6",
                                         "--stream", server.url(key: "test")])
         XCTAssertEqual(streamed.status, 0, streamed.error)
         XCTAssertTrue(streamed.error.contains("stream 'rtmp' connected"), streamed.error)
@@ -22,25 +22,25 @@ final class StreamCommandTests: XCTestCase {
         let received = try MediaProbe(path: server.recordedFile(key: "test"))
         XCTAssertEqual(received.videoStreams.map(\.codecName), ["h264"])
         XCTAssertEqual(received.audioStreams.map(\.codecName), ["aac"])
-        XCTAssertEqual(try XCTUnwrap(received.duration), 10, accuracy: 0.5)
+        XCTAssertEqual(try XCTUnwrap(received.duration), 6, accuracy: 0.5)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: server.recordedFile(key: "test")), "")
 
-        let alone = try Command.run([Paths.pipcam, "record", "\(folder)/alone.mkv", "--pipeline", demo, "--duration", "10"])
+        let alone = try Command.run([Paths.pipcam, "record", "\(folder)/alone.mkv", "--pipeline", demo, "--duration", "6"])
         XCTAssertEqual(alone.status, 0, alone.error)
         let (withStream, withoutStream) = (try MediaProbe(path: "\(folder)/streamed.mkv"), try MediaProbe(path: "\(folder)/alone.mkv"))
         XCTAssertEqual(withStream.videoStreams.map(\.codecName), withoutStream.videoStreams.map(\.codecName))
         XCTAssertEqual(withStream.audioStreams.map(\.codecName), withoutStream.audioStreams.map(\.codecName), "the file keeps its Opus tracks")
-        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: "\(folder)/streamed.mkv")), 300, accuracy: 1)
+        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: "\(folder)/streamed.mkv")), 180, accuracy: 1)
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/streamed.mkv"), "")
     }
 
     func testSRTReachesAListenerAndAViewerPullsIt() throws {
         let folder = try Paths.scratch("stream-srt")
         let receiver = try SRTReceiver(folder: folder)
-        let sent = try Command.run([Paths.pipcam, "record", "\(folder)/sent.mkv", "--pipeline", demo, "--duration", "10", "--stream", receiver.url])
+        let sent = try Command.run([Paths.pipcam, "record", "\(folder)/sent.mkv", "--pipeline", demo, "--duration", "6", "--stream", receiver.url])
         XCTAssertEqual(sent.status, 0, sent.error)
         _ = receiver.stop()
-        try checkReceived(receiver.file, seconds: 10)
+        try checkReceived(receiver.file, seconds: 6)
 
         let port = freeLocalPort(udp: true)
         let listening = try Command.start([Paths.pipcam, "record", "\(folder)/listened.mkv", "--pipeline", demo, "--duration", "10",
