@@ -10,7 +10,7 @@ final class NetworkCameraTests: XCTestCase {
     /// The main camera's place in the low preset's 640x360 picture, clear of the inset at the bottom right.
     private static let main = (x: 40, y: 40, width: 360, height: 160)
 
-    /// Each kind of camera's server killed 3 s into a 10 s recording and started again at 5 s: a 10 s
+    /// Each kind of camera's server killed 3 s into a 12 s recording and started again at 6 s: a 12 s
     /// file with every picture, the slate between, the camera back within 3 s of the restart, the other
     /// camera and the microphone never interrupted.
     func testAnRTSPCameraKilledAndStartedAgainShowsTheSlateAndComesBackIntoTheSameFile() throws {
@@ -32,10 +32,10 @@ final class NetworkCameraTests: XCTestCase {
         defer { camera.kill() }
         let events = "\(folder)/events.jsonl"
         let recording = try Command.start([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", try description(in: folder, url: camera.url),
-                                           "--duration", "10", "--events", events])
+                                           "--duration", "12", "--events", events])
         try waitFor(within: 20, "3 s of recording") { Self.recordingTime(events) >= 3 }
         camera.kill()
-        try waitFor(within: 20, "5 s of recording") { Self.recordingTime(events) >= 5 }
+        try waitFor(within: 20, "6 s of recording") { Self.recordingTime(events) >= 6 }
         let restarted = Self.recordingTime(events)
         try camera.start()
         let result = recording.wait()
@@ -48,21 +48,24 @@ final class NetworkCameraTests: XCTestCase {
         XCTAssertLessThan(back - restarted, 3, "back within 3 s of the server's restart at \(restarted) s: \(result.error)")
 
         let file = "\(folder)/out.mkv"
-        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: file)), 150, accuracy: 1, "10 s at 15 a second")
+        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: file)), 180, accuracy: 1, "12 s at 15 a second")
         let times = try MediaProbe.videoFrameTimes(path: file)
         XCTAssertLessThan(zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 1, 1.5 / 15, "no gap in the file's pictures")
         XCTAssertEqual(try XCTUnwrap(try MediaProbe(path: file).audioStreams.first?.codecName), "opus", "the microphone is recorded")
         XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
         let place = try RegionLuma.series(path: file, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height)
         let live = place.map(\.luma).sorted()[place.count * 3 / 4]
-        func shows(_ range: ClosedRange<Double>) -> [Double] { place.filter { range.contains($0.time) }.map(\.luma) }
+        // Each stretch is asserted only when it is one (an MJPEG camera is known lost only 2 s after its
+        // server went quiet, and may be back soon after).
+        func shows(_ from: Double, _ to: Double) -> [Double] { place.filter { $0.time >= from && $0.time <= to }.map(\.luma) }
         XCTAssertGreaterThan(live, 200, "the camera's white")
         // Its place is black ("waiting for the camera") until its first picture: the protocol's setup, then a key frame.
         let first = try XCTUnwrap(place.first { $0.luma > live - 10 }).time
         XCTAssertLessThan(first, 3, "the camera shows within its first seconds")
-        XCTAssertTrue(shows(first...(lost - 0.5)).allSatisfy { $0 > live - 10 }, "the camera from its first picture to its loss")
-        XCTAssertTrue(shows((lost + 0.5)...(back - 0.5)).allSatisfy { $0 < live - 25 && $0 > 60 }, "its slate (the last picture, dimmed) while it is away")
-        XCTAssertTrue(shows((back + 0.5)...9.5).allSatisfy { $0 > live - 10 }, "and the camera again once back")
+        XCTAssertTrue(shows(first, lost - 0.5).allSatisfy { $0 > live - 10 }, "the camera from its first picture to its loss")
+        XCTAssertTrue(shows(lost + 0.5, back - 0.5).allSatisfy { $0 < live - 25 && $0 > 60 }, "its slate (the last picture, dimmed) while it is away")
+        XCTAssertTrue(shows(back + 0.5, 11.5).allSatisfy { $0 > live - 10 }, "and the camera again once back")
+        XCTAssertFalse(shows(first, lost - 0.5).isEmpty || shows(back + 0.5, 11.5).isEmpty, "the camera shows before its loss and after its return")
     }
 
     /// A webcam server that misbehaves in each way a hostile one does, its camera optional (one the

@@ -23,6 +23,7 @@ final class NetworkCameraAddressTests: XCTestCase {
         XCTAssertEqual(srt.kind, .srt)
         XCTAssertFalse(srt.isSRTListener)
         XCTAssertEqual(srt.shownAddress, "srt://192.0.2.5:9000?passphrase=****")
+        XCTAssertFalse(String(decoding: try JSONEncoder().encode(srt), as: UTF8.self).contains("0123456789abc"))
         XCTAssertTrue(try NetworkCamera(url: "srt://:9000").isSRTListener)
         XCTAssertEqual(try NetworkCamera(url: "https://cam.example/video.mjpg").kind, .http)
     }

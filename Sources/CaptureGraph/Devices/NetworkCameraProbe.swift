@@ -11,7 +11,7 @@ public enum NetworkCameraProbe {
     /// came within `timeout`.
     public static func probe(_ camera: NetworkCamera, timeout: Duration = .seconds(10)) -> Result<NetworkCameraOffer, NetworkCameraProbeFailure> {
         let seen = Locked(Seen())
-        let pipeline: Pipeline, bin: Bin
+        let pipeline: Pipeline, bin: Bin, input: Pad
         do {
             pipeline = try Pipeline(name: "pipcam-probe")
             bin = try NetworkCameraSource.make(camera, frameRate: nil, name: "probe")
@@ -19,11 +19,11 @@ public enum NetworkCameraProbe {
             try sink.set("sync", false)
             try pipeline.add([bin, sink])
             try pipeline.link(bin, sink)
-            let input = try sink.staticPad("sink")
+            input = try sink.staticPad("sink")
             input.addBufferProbe { _ in
                 let now = ContinuousClock.now
                 seen.withValue { seen in
-                    if seen.first == nil { seen.first = now; seen.caps = input.currentCaps }
+                    if seen.first == nil { seen.first = now }
                     seen.last = now
                     seen.pictures += 1
                 }
@@ -51,7 +51,7 @@ public enum NetworkCameraProbe {
             Thread.sleep(forTimeInterval: 0.05)
         }
         let result = seen.value
-        guard let first = result.first, let last = result.last, let info = result.caps?.videoInfo else { return .failure(.timedOut(timeout)) }
+        guard let first = result.first, let last = result.last, let info = input.currentCaps?.videoInfo else { return .failure(.timedOut(timeout)) }
         let stated = info.frameRate.numerator > 0 && info.frameRate.denominator > 0 ? Double(info.frameRate.numerator) / Double(info.frameRate.denominator) : nil
         let measured = result.pictures > 1 ? Double(result.pictures - 1) / (last - first).seconds : nil
         let factories = Set(bin.allElements.map(\.factoryName))
@@ -64,7 +64,6 @@ public enum NetworkCameraProbe {
         var first: ContinuousClock.Instant?
         var last: ContinuousClock.Instant?
         var pictures = 0
-        var caps: Caps?
         var failure: String?
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// app, a webcam server). It drops out as a USB camera is unplugged, and comes back the same way: through
 /// the source keeper, into the same file (`SourceKeeper`).
 ///
-/// The password is a secret: it is kept apart from the address, never encoded, and shown as "****".
+/// The password (and an SRT passphrase or stream id) is secret: never encoded, shown as "****".
 public struct NetworkCamera: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Codable {
         /// `rtsp://`: H.264, H.265 or MJPEG over RTP, as IP cameras serve.
@@ -22,7 +22,8 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
     }
 
     public let kind: Kind
-    /// The address with no user or password in it: what the source is given, and what is shown.
+    /// The address with no user or password in it, as the source is given it (`shownAddress` is what a
+    /// person sees).
     public let address: String
     public var user: String?
     public var password: String?
@@ -34,7 +35,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
     public static let defaultLatency = Duration.milliseconds(200)
 
     /// A camera from its URL as a person writes it; a user and password in it are taken out of the
-    /// address. Nil-free: a URL pipcam cannot read is a one-line `problem`.
+    /// address. A URL pipcam cannot read throws a one-line `NetworkCameraProblem`.
     public init(url text: String) throws(NetworkCameraProblem) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw .malformed("'\(Self.hint(text))' is not a URL (rtsp://host/path, srt://host:port, http://host/path)")
@@ -81,8 +82,18 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         secrets.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "****") }
     }
 
-    /// The password stays out of anything encoded (a described session, a device list).
+    /// The password stays out of anything encoded (a described session, a device list), and so does a
+    /// secret in the address.
     private enum CodingKeys: String, CodingKey { case kind, address, user, latency, transport }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(hidingSecrets(in: address), forKey: .address)
+        try container.encodeIfPresent(user, forKey: .user)
+        try container.encode(latency, forKey: .latency)
+        try container.encode(transport, forKey: .transport)
+    }
 
     /// A piece of a URL quoted in an error: at most 40 characters, so a password pasted in the wrong
     /// place is not shown whole.
