@@ -20,8 +20,8 @@ struct Probe: ParsableCommand {
     func run() throws {
         guard (1...60).contains(timeout) else { throw CLIError("--timeout is 1 to 60 seconds, not \(timeout)") }
         var camera: NetworkCamera
-        do { camera = try NetworkCamera(url: url) } catch let problem as NetworkCameraProblem {
-            throw CLIError("\(problem)")
+        do { camera = try NetworkCamera(url: url) } catch {
+            throw CLIError("\(error)")
         }
         if let passwordVariable {
             guard let password = ProcessInfo.processInfo.environment[passwordVariable], !password.isEmpty else {
