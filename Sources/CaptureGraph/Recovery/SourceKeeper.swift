@@ -133,7 +133,7 @@ final class SourceKeeper: @unchecked Sendable {
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
             guard let source, message.isFrom(source) || message.isFrom(within: source) else { return }
-            lose(.failed(shown(network == nil ? reason : NetworkCameraSource.failure(reason, detail: detail))), at: time)
+            lose(.failed(network.map { $0.hidingSecrets(in: NetworkCameraSource.failure(reason, detail: detail)) } ?? reason), at: time)
             takeOutSource()
         }
     }
@@ -214,11 +214,6 @@ final class SourceKeeper: @unchecked Sendable {
     private var network: NetworkCamera? {
         if case .network(let camera, _) = kept.recipe { return camera }
         return nil
-    }
-
-    /// A failure's text as it may be shown: a network camera's password hidden.
-    private func shown(_ reason: String) -> String {
-        network?.hidingSecrets(in: reason) ?? reason
     }
 
     private func lose(_ reason: InterruptionReason, at time: Duration) {
