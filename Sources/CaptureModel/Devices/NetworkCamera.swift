@@ -79,7 +79,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
 
     /// Text that may hold the address or the password (a server's error, a log line) with every secret hidden.
     public func hidingSecrets(in text: String) -> String {
-        secrets.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "****") }
+        SecretText.hiding(secrets, in: text)
     }
 
     /// The password stays out of anything encoded (a described session, a device list), and so does a
@@ -95,11 +95,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         try container.encode(transport, forKey: .transport)
     }
 
-    /// A piece of a URL quoted in an error: at most 40 characters, so a password pasted in the wrong
-    /// place is not shown whole.
-    static func hint(_ text: String) -> String {
-        text.count > 40 ? String(text.prefix(37)) + "…" : text
-    }
+    static func hint(_ text: String) -> String { SecretText.hint(text) }
 }
 
 /// Why a network camera's URL cannot be used. Each sentence is about the URL, never its password.

@@ -116,9 +116,5 @@ extension StreamOutput {
         return (String(text[..<index]), String(text[text.index(after: index)...]))
     }
 
-    /// A piece of an address quoted in an error: at most 40 characters, so a key pasted in the wrong
-    /// place is not shown whole.
-    private static func hint(_ text: String) -> String {
-        text.count > 40 ? String(text.prefix(37)) + "…" : text
-    }
+    private static func hint(_ text: String) -> String { SecretText.hint(text) }
 }

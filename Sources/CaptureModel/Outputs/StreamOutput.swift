@@ -74,7 +74,7 @@ public struct StreamOutput: Sendable, Hashable {
 
     /// Text that may hold the address (a server's error, a log line) with every secret hidden.
     public func hidingSecrets(in text: String) -> String {
-        secrets.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "****") }
+        SecretText.hiding(secrets, in: text)
     }
 
     /// The address GStreamer's sink is given, secrets included: for the sink only, never for a person.
