@@ -149,12 +149,13 @@ final class DeviceLossTests: XCTestCase {
             // Heard before the loss and after the return: the camera's loss costs the microphones nothing.
             // How continuously the emulated VM's loopback card is heard is a figure of its own, reported by
             // bench/vm-loss rather than bounded here: it ranged from 5 to 121 tenths of 125 without the tone,
-            // with the debug and the release build alike, one microphone cut up while the other was whole.
-            let tenths = try ToneProbe.tenths(path: "\(run.folder)/out.mkv", stream: stream).filter { $0.time > 1 && $0.time < 15.5 }
-            let heard = tenths.filter { $0.level > 1000 && abs($0.frequency - expected) < 20 }.map(\.time)
+            // with the debug and the release build alike, one microphone cut up while the other was whole;
+            // once, with 80 % of the frames dropped, a microphone was heard after the return only in bursts
+            // shorter than a tenth (so in pieces of 20 ms: `ToneProbe.heard`).
+            let heard = try ToneProbe.heard(path: "\(run.folder)/out.mkv", stream: stream, frequency: expected).filter { $0 > 1 && $0 < 15.5 }
             XCTAssertTrue(heard.contains { $0 < gap.from }, "microphone \(stream) is heard before the loss at \(gap.from): \(heard)")
             XCTAssertTrue(heard.contains { $0 > gap.to }, "microphone \(stream) is heard after the return at \(gap.to): \(heard)")
-            print("microphone \(stream): \(tenths.count - heard.count) tenths of \(tenths.count) without its tone")
+            print(String(format: "microphone %d: its tone heard in %.2f s of 14.5", stream, Double(heard.count) * 0.02))
         }
     }
 
@@ -314,18 +315,16 @@ final class DeviceLossTests: XCTestCase {
         let gap = try interruption(of: "voice", in: run.events)
         XCTAssertFalse(run.events.contains { ($0["input"] as? String) != "voice" }, "only the microphone was away: \(run.events)")
 
-        let voice = try ToneProbe.tenths(path: file, stream: 1), room = try ToneProbe.tenths(path: file, stream: 2)
-        let heard = { (part: [(time: Double, level: Double, frequency: Double)], frequency: Double) in
-            part.filter { $0.level > 1000 && abs($0.frequency - frequency) < 20 }.count
-        }
-        XCTAssertGreaterThan(heard(voice.filter { $0.time < gap.from - 0.3 }, 440), 3, "the voice's tone before the loss")
-        let away = voice.filter { $0.time > gap.from + 0.6 && $0.time < gap.to - 0.6 }
+        // Heard for more than 0.3 s in each stretch (in pieces of 20 ms: `ToneProbe.heard`).
+        let voice = try ToneProbe.heard(path: file, stream: 1, frequency: 440), room = try ToneProbe.heard(path: file, stream: 2, frequency: 880)
+        XCTAssertGreaterThan(voice.filter { $0 < gap.from - 0.3 }.count, 15, "the voice's tone before the loss")
+        let away = try ToneProbe.pieces(path: file, stream: 1).filter { $0.time > gap.from + 0.6 && $0.time < gap.to - 0.6 }
         XCTAssertFalse(away.isEmpty, "the voice was away for a while: \(gap)")
         XCTAssertTrue(away.allSatisfy { $0.level < 100 }, "silence while the card is away: \(away.map(\.level))")
-        XCTAssertGreaterThan(heard(voice.filter { $0.time > gap.to + 0.5 }, 440), 3, "the voice's tone after its return at \(gap.to)")
+        XCTAssertGreaterThan(voice.filter { $0 > gap.to + 0.5 }.count, 15, "the voice's tone after its return at \(gap.to)")
         // The other card's tone before the loss and after the return (how continuously: bench/vm-loss).
-        XCTAssertGreaterThan(heard(room.filter { $0.time > 1 && $0.time < gap.from }, 880), 3, "the other microphone before the loss")
-        XCTAssertGreaterThan(heard(room.filter { $0.time > gap.to && $0.time < 13.5 }, 880), 3, "the other microphone after the return")
+        XCTAssertGreaterThan(room.filter { $0 > 1 && $0 < gap.from }.count, 15, "the other microphone before the loss")
+        XCTAssertGreaterThan(room.filter { $0 > gap.to && $0 < 13.5 }.count, 15, "the other microphone after the return")
         let main = try RegionLuma.series(path: file, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height).map(\.luma)
         XCTAssertLessThan((main.max() ?? 0) - (main.min() ?? 0), 8, "the picture never changes")
     }
