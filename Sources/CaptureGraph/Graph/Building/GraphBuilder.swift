@@ -56,6 +56,10 @@ struct GraphBuilder {
     /// 10 ms, a kilobyte or two), so a machine too busy to mix for a moment loses none of it. With a fifth
     /// of a second, an emulated machine busy encoding lost sound in three recordings of four, unreported.
     static let microphoneQueueBuffers = 100
+    /// What a sound card holds for pipcam before it overruns: a second, so a capture thread kept waiting
+    /// on a busy machine loses nothing. With ALSA's usual fifth of a second, an emulated machine busy
+    /// encoding kept a microphone's tone for 3.3 s and 4.7 s of 14.5; with a second, 14.5 s in each.
+    static let soundCardBufferMicroseconds: Int64 = 1_000_000
 
     /// What the cameras' branches need to know of the picture they are composed into.
     private struct Picture {

@@ -11,7 +11,7 @@ struct MicrophoneSources {
         let source: String
         switch input.device.source {
         case .alsa(let device):
-            source = plan.add("\(prefix)-src", .alsasrc, [("device", .string(device))])
+            source = plan.add("\(prefix)-src", .alsasrc, [("device", .string(device)), ("buffer-time", .int(GraphBuilder.soundCardBufferMicroseconds))])
         case .soundServer(let name):
             source = plan.add("\(prefix)-src", .pulsesrc, name.map { [("device", .string($0))] } ?? [])
         case .tone(let frequency):
