@@ -6,6 +6,11 @@ as H.264 over RTP at rtsp://127.0.0.1:PORT/cam.
 
 PORT 0 takes a free port. Prints "ready PORT" once it listens, then serves until it is killed.
 With USER:PASSWORD, only that user (basic authentication) may watch.
+
+PATTERN is a videotestsrc pattern, or "sync": pipcam's sync camera, served. Black, lit for the first
+100 ms of each second of the system's monotonic clock (the clock pipcam's pipelines run on too), each
+picture as bright as the share of its time that falls in a flash, so a recording can measure where
+pipcam placed a network camera's pictures against its own sync microphone's beeps.
 """
 import sys
 
@@ -23,11 +28,42 @@ server.set_service(port)
 
 factory = GstRtspServer.RTSPMediaFactory()
 # A key frame every second, and the stream's headers with each, so a camera called again starts at once.
+source = "pattern=solid-color foreground-color=0xff000000" if pattern == "sync" else f"pattern={pattern}"
 factory.set_launch(
-    f"( videotestsrc is-live=true pattern={pattern} ! video/x-raw,width=640,height=360,framerate=15/1 "
+    f"( videotestsrc name=camera is-live=true {source} ! video/x-raw,width=640,height=360,framerate=15/1 "
     "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! rtph264pay name=pay0 pt=96 config-interval=-1 )"
 )
 factory.set_shared(True)
+
+FRAME = Gst.SECOND // 15
+FLASH = Gst.SECOND // 10
+
+
+def lit_share(start):
+    """The share of the picture that begins at clock time `start` that falls in a flash."""
+    end, second = start + FRAME, start - start % Gst.SECOND
+    lit = 0
+    for flash in (second, second + Gst.SECOND):
+        lit += max(0, min(end, flash + FLASH) - max(start, flash))
+    return lit / FRAME
+
+
+def light_next_picture(pad, info, camera):
+    """videotestsrc draws its next picture once this one is pushed: colour it for its time."""
+    buffer = info.get_buffer()
+    if buffer.pts != Gst.CLOCK_TIME_NONE:
+        level = round(255 * lit_share(camera.get_base_time() + buffer.pts + FRAME))
+        camera.set_property("foreground-color", 0xFF000000 | level << 16 | level << 8 | level)
+    return Gst.PadProbeReturn.OK
+
+
+def media_configured(factory, media):
+    camera = media.get_element().get_by_name("camera")
+    camera.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, light_next_picture, camera)
+
+
+if pattern == "sync":
+    factory.connect("media-configure", media_configured)
 
 if len(sys.argv) > 3:
     user, password = sys.argv[3].split(":", 1)

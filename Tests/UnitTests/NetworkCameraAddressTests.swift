@@ -45,17 +45,21 @@ final class NetworkCameraAddressTests: XCTestCase {
             url: rtsp://viewer@192.0.2.10/stream1
             password-env: PIPCAM_TEST_CAMERA_PASSWORD
             latency: 350ms
+            delay: 0.12s
             transport: tcp
         """, file: "t.yaml") }
         guard case .network(let camera) = description.cameras.first?.spec else { return XCTFail("\(description.cameras)") }
         XCTAssertEqual(camera.password, "from-the-environment")
         XCTAssertEqual(camera.latency, .milliseconds(350))
+        XCTAssertEqual(camera.delay, .milliseconds(120))
         XCTAssertEqual(camera.transport, .tcp)
         let (configuration, _) = try description.configuration(devices: [], outputPath: "/tmp/x.mkv")
         XCTAssertEqual(configuration.inputs.first?.device.name, "rtsp://viewer:****@192.0.2.10/stream1")
 
         for (entry, expected) in [("    url: rtsp://h/x\n    transport: quic\n", "t.yaml:4"), ("    url: http://h/x\n    transport: tcp\n", "rtsp:// camera only"),
                                   ("    url: rtsp://h/x\n    latency: 9s\n", "latency is 0ms to 5000ms"),
+                                  ("    url: rtsp://h/x\n    delay: -20ms\n", "delay is 0ms to 5000ms"),
+                                  ("    synthetic: ball\n    delay: 80ms\n", "applies to a network camera"),
                                   ("    url: rtsp://h/x\n    password-env: PIPCAM_NOT_SET_ANYWHERE\n", "PIPCAM_NOT_SET_ANYWHERE is not set"),
                                   ("    synthetic: ball\n    latency: 200ms\n", "applies to a network camera"),
                                   ("    url: rtsp://h/x\n    device: /dev/video0\n", "give only one of")] {

@@ -25,6 +25,7 @@ enum NetworkCameraSource {
         try convert.link(rate)
         try rate.link(caps)
         try bin.exposePad(try caps.staticPad("src"), as: "src")
+        if camera.delay > .zero { try bin.staticPad("src").placeEarlier(by: camera.delay) }
         let input = try convert.staticPad("sink")
         if camera.kind == .http {
             try addMJPEG(camera, to: bin, name: name, before: convert)
@@ -101,6 +102,7 @@ enum NetworkCameraSource {
         case ElementFactory.rtspsrc.rawValue:
             try? source.set("latency", fromString: latency)
             try? source.set("drop-on-latency", true)
+            try? source.set("buffer-mode", fromString: "slave")
             try? source.set("tcp-timeout", fromString: "5000000")
             if camera.transport != .automatic { try? source.set("protocols", fromString: camera.transport.rawValue) }
             setCredentials(of: source, camera)

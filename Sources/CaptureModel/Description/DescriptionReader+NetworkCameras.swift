@@ -7,9 +7,10 @@ import Foundation
 ///         url: rtsp://viewer@192.0.2.10/stream1
 ///         password-env: HALL_PASSWORD    # the password from the environment: the file can be shared
 ///         latency: 300ms                 # default 200ms
+///         delay: 120ms                   # the camera's own delay, placed back (default 0ms)
 ///         transport: tcp                 # RTSP only: automatic (default), tcp or udp
 extension DescriptionReader {
-    static let networkCameraKeys = ["password-env", "latency", "transport"]
+    static let networkCameraKeys = ["password-env", "latency", "delay", "transport"]
 
     static func networkCamera(_ url: YAMLReader, fields: [String: YAMLReader], name: String) throws -> NetworkCamera {
         var camera: NetworkCamera
@@ -23,7 +24,8 @@ extension DescriptionReader {
             }
             camera.password = value
         }
-        if let latency = fields["latency"] { camera.latency = try milliseconds(latency) }
+        if let latency = fields["latency"] { camera.latency = try milliseconds(latency, of: "latency") }
+        if let delay = fields["delay"] { camera.delay = try milliseconds(delay, of: "delay") }
         if let transport = fields["transport"] {
             guard camera.kind == .rtsp else { throw transport.error("transport applies to an rtsp:// camera only") }
             camera.transport = try transport.choice(NetworkCamera.Transport.self)
@@ -32,12 +34,12 @@ extension DescriptionReader {
     }
 
     /// `200ms`, `1.5s` or a number of milliseconds, within what a live picture may wait.
-    private static func milliseconds(_ value: YAMLReader) throws -> Duration {
+    private static func milliseconds(_ value: YAMLReader, of key: String) throws -> Duration {
         let text = try value.string().trimmingCharacters(in: .whitespaces)
         let number: Double? = text.hasSuffix("ms") ? Double(text.dropLast(2)) : text.hasSuffix("s") ? Double(text.dropLast()).map { $0 * 1000 } : Double(text)
         guard let number, SessionLimits.networkLatencyMilliseconds.contains(number) else {
             let range = SessionLimits.networkLatencyMilliseconds
-            throw value.error("latency is \(Int(range.lowerBound))ms to \(Int(range.upperBound))ms (like 200ms or 1.5s), not '\(NetworkCamera.hint(text))'")
+            throw value.error("\(key) is \(Int(range.lowerBound))ms to \(Int(range.upperBound))ms (like 200ms or 1.5s), not '\(NetworkCamera.hint(text))'")
         }
         return .milliseconds(Int64(number.rounded()))
     }

@@ -30,6 +30,11 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
     /// How long a picture may take from the camera before its place in the recording: the network's
     /// jitter is absorbed within it (RTSP's jitter buffer, SRT's retransmissions).
     public var latency: Duration = Self.defaultLatency
+    /// How long after the moment it shows the camera sends a picture (its encoder's own delay, as its
+    /// maker states it or as the sync preset measures it): pipcam places each picture that much earlier,
+    /// in step with the microphones. Nothing tells it otherwise: the stream carries when a picture was
+    /// sent, not when it was seen.
+    public var delay: Duration = .zero
     public var transport = Transport.automatic
 
     public static let defaultLatency = Duration.milliseconds(200)
@@ -84,7 +89,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
 
     /// The password stays out of anything encoded (a described session, a device list), and so does a
     /// secret in the address.
-    private enum CodingKeys: String, CodingKey { case kind, address, user, latency, transport }
+    private enum CodingKeys: String, CodingKey { case kind, address, user, latency, delay, transport }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -92,6 +97,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         try container.encode(hidingSecrets(in: address), forKey: .address)
         try container.encodeIfPresent(user, forKey: .user)
         try container.encode(latency, forKey: .latency)
+        try container.encode(delay, forKey: .delay)
         try container.encode(transport, forKey: .transport)
     }
 
