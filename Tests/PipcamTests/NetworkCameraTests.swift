@@ -154,6 +154,8 @@ final class NetworkCameraTests: XCTestCase {
                                          environment: ["HALL_PASSWORD": given])
             XCTAssertEqual(result.status, works ? 0 : 1, result.error)
             let described = try Command.run([Paths.pipcam, "describe", "--pipeline", yaml], environment: ["HALL_PASSWORD": given])
+            XCTAssertTrue(described.output.contains("uridecodebin uri='\"rtsp://viewer:****@127.0.0.1:\(camera.port)/cam\"' ! videoconvert ! videorate"),
+                          "the launch line opens the camera: \(described.output)")
             let everything = [result.output, result.error, described.output, described.error, (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""]
             XCTAssertFalse(everything.contains { $0.contains(given) }, "the password never shows: \(everything)")
             if works {

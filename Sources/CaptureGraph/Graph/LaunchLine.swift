@@ -4,7 +4,9 @@ import GStreamer
 /// Prints a plan as the equivalent `gst-launch-1.0` command line: every element declared with its
 /// name and properties, then every link between named elements and pads. A mapped clip (`Y4MClip`)
 /// is fed by pipcam itself, which gst-launch cannot do: the line reads it with GStreamer's own
-/// `filesrc` and `y4mdec` instead, under the same name, so the rest of the graph is unchanged.
+/// `filesrc` and `y4mdec` instead, under the same name, so the rest of the graph is unchanged. A camera
+/// pipcam opens once the recording plays (an optional camera, a network camera) is opened from the
+/// start, into its switch's next input.
 public enum LaunchLine {
     public static func render(_ plan: GraphPlan) -> String {
         var parts: [String] = []
@@ -26,7 +28,32 @@ public enum LaunchLine {
         for link in plan.links {
             parts.append("\(link.from).\(link.fromPad ?? "") ! \(link.to).\(link.toPad ?? "")")
         }
+        for kept in plan.inputs.compactMap(\.kept) where kept.startsDetached {
+            parts += detached(kept)
+        }
         return "gst-launch-1.0 -e " + parts.joined(separator: "  ")
+    }
+
+    /// A detached camera's source, linked as the keeper links it: into the element it feeds, and its
+    /// frames into the switch's input after the waiting picture (`sink_0`) and the slate (`sink_1`).
+    /// A network camera is opened as `NetworkCameraSource` opens it, its password hidden.
+    private static func detached(_ kept: GraphPlan.KeptSource) -> [String] {
+        let source = kept.source.name
+        var parts: [String]
+        switch kept.recipe {
+        case .element(let factory, let properties):
+            parts = [([factory.rawValue, "name=\(source)"] + properties.map { "\($0.0)=\(quote($0.1))" }).joined(separator: " ")]
+        case .network(let camera, let frameRate):
+            let address = quote(.string(camera.shownAddress))
+            let opened = camera.kind == .http
+                ? "souphttpsrc location=\(address) is-live=true do-timestamp=true ! multipartdemux ! jpegdec"
+                : "uridecodebin uri=\(address)"
+            let caps = CapsBuilder(.rawVideo).set("format", "I420").set("framerate", Fraction(rate: frameRate)).caps
+            parts = ["\(opened) ! videoconvert ! videorate ! capsfilter name=\(source) caps=\(quote(.caps(caps)))"]
+        }
+        parts.append("\(source). ! \(kept.next.name).")
+        if let selector = kept.selector?.name, let frames = kept.frames?.name { parts.append("\(frames). ! \(selector).sink_2") }
+        return parts
     }
 
     /// Quotes a value for both gst-launch's parser and a POSIX shell.
