@@ -102,6 +102,8 @@ enum NetworkCameraSource {
         case ElementFactory.rtspsrc.rawValue:
             try? source.set("latency", fromString: latency)
             try? source.set("drop-on-latency", true)
+            // Pictures keep the camera's own spacing, the jitter buffer following its clock through a long
+            // recording. Left to choose (auto), it settled one picture later after some 6 s.
             try? source.set("buffer-mode", fromString: "slave")
             try? source.set("tcp-timeout", fromString: "5000000")
             if camera.transport != .automatic { try? source.set("protocols", fromString: camera.transport.rawValue) }
