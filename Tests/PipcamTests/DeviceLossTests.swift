@@ -148,9 +148,9 @@ final class DeviceLossTests: XCTestCase {
             XCTAssertEqual(tone.frequency, expected, accuracy: 20, "microphone \(stream) carries its own tone")
             // Heard before the loss and after the return: the camera's loss costs the microphones nothing.
             // And heard nearly throughout: with ALSA's usual fifth of a second of buffer, the emulated VM's
-            // loopback cards were heard in bursts (3.3 s and 4.7 s of 14.5 once, 0.1 to 12 s in other runs,
-            // one microphone cut up while the other was whole); with a second of buffer
-            // (`GraphBuilder.soundCardBufferMicroseconds`), 14.5 s of 14.5 in each of four runs.
+            // loopback cards were heard in bursts (3.3 s and 4.7 s of 14.5 once, 0.4 to 12 s of 12.5 in
+            // earlier runs, one microphone cut up while the other was whole); with a second of buffer
+            // (`GraphBuilder.soundCardBufferMicroseconds`), 14.5 s of 14.5 for each microphone in two runs.
             let heard = try ToneProbe.heard(path: "\(run.folder)/out.mkv", stream: stream, frequency: expected).filter { $0 > 1 && $0 < 15.5 }
             XCTAssertTrue(heard.contains { $0 < gap.from }, "microphone \(stream) is heard before the loss at \(gap.from): \(heard)")
             XCTAssertTrue(heard.contains { $0 > gap.to }, "microphone \(stream) is heard after the return at \(gap.to): \(heard)")

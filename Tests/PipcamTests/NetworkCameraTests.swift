@@ -57,8 +57,8 @@ final class NetworkCameraTests: XCTestCase {
         // Where the pictures are placed: the middle offset, within one picture. A flash is read from the
         // brightness of its first lit picture, which tells where within the camera's picture the flash
         // began; the camera's pictures fall on the recording's at another phase, and one at the edge of
-        // a slot may take its neighbour's (then that flash reads up to a picture and a half off: 65.7 ms
-        // once, 42 ms once, in 6 runs of 10 flashes).
+        // a slot may take its neighbour's (then that flash reads up to a picture and a half off: -65.7,
+        // -50.4 and -42.1 ms, once each in 14 runs of 10 flashes, whose middle offsets were +22 to +33 ms).
         let offsets = sync.pairs.map(\.offset).sorted()
         guard !offsets.isEmpty else { return }
         XCTAssertEqual(offsets[offsets.count / 2], 0, accuracy: 1.0 / 15, "the camera's pictures in step with the sound: \(offsets)")
