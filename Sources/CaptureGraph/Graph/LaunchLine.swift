@@ -48,7 +48,7 @@ public enum LaunchLine {
             let opened = camera.kind == .http
                 ? "souphttpsrc location=\(address) is-live=true do-timestamp=true ! multipartdemux ! jpegdec"
                 : "uridecodebin uri=\(address)"
-            let caps = CapsBuilder(.rawVideo).set("format", "I420").set("framerate", Fraction(rate: frameRate)).caps
+            let caps = NetworkCameraSource.pictures(frameRate: frameRate)
             parts = ["\(opened) ! videoconvert ! videorate ! capsfilter name=\(source) caps=\(quote(.caps(caps)))"]
         }
         parts.append("\(source). ! \(kept.next.name).")

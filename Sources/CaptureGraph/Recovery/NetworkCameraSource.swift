@@ -9,6 +9,12 @@ import GStreamer
 /// the camera's rate. The camera's sound, if it sends any, is not taken yet: it is discarded, and
 /// nothing waits on it.
 enum NetworkCameraSource {
+    /// What leaves the source (the launch line writes the same): I420, at `frameRate` (nil: the
+    /// camera's own).
+    static func pictures(frameRate: Double?) -> Caps {
+        CapsBuilder(.rawVideo).set("format", "I420").set("framerate", frameRate.map { Fraction(rate: $0) }).caps
+    }
+
     /// `frameRate` nil leaves the pictures at the camera's own rate.
     static func make(_ camera: NetworkCamera, frameRate: Double?, name: String) throws -> Bin {
         let bin = try Bin(name: name)
@@ -20,7 +26,7 @@ enum NetworkCameraSource {
         let convert = try ElementFactory.videoconvert.make(name: "\(name)-convert")
         let rate = try ElementFactory.videorate.make(name: "\(name)-rate")
         let caps = try ElementFactory.capsfilter.make(name: "\(name)-rate-caps")
-        try caps.set("caps", CapsBuilder(.rawVideo).set("format", "I420").set("framerate", frameRate.map { Fraction(rate: $0) }).caps)
+        try caps.set("caps", pictures(frameRate: frameRate))
         try bin.add([convert, rate, caps])
         try convert.link(rate)
         try rate.link(caps)
