@@ -39,7 +39,7 @@ extension DescriptionReader {
         let number: Double? = text.hasSuffix("ms") ? Double(text.dropLast(2)) : text.hasSuffix("s") ? Double(text.dropLast()).map { $0 * 1000 } : Double(text)
         guard let number, SessionLimits.networkLatencyMilliseconds.contains(number) else {
             let range = SessionLimits.networkLatencyMilliseconds
-            throw value.error("\(key) is \(Int(range.lowerBound))ms to \(Int(range.upperBound))ms (like 200ms or 1.5s), not '\(NetworkCamera.hint(text))'")
+            throw value.error("\(key) is \(Int(range.lowerBound))ms to \(Int(range.upperBound))ms (like 200ms or 1.5s), not '\(SecretText.hint(text))'")
         }
         return .milliseconds(Int64(number.rounded()))
     }

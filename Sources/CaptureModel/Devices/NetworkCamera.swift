@@ -43,13 +43,13 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
     /// address. A URL pipcam cannot read throws a one-line `NetworkCameraProblem`.
     public init(url text: String) throws(NetworkCameraProblem) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
-            throw .malformed("'\(Self.hint(text))' is not a URL (rtsp://host/path, srt://host:port, http://host/path)")
+            throw .malformed("'\(SecretText.hint(text))' is not a URL (rtsp://host/path, srt://host:port, http://host/path)")
         }
         switch scheme {
         case "rtsp", "rtsps": kind = .rtsp
         case "srt": kind = .srt
         case "http", "https": kind = .http
-        default: throw .unknownScheme(Self.hint(scheme))
+        default: throw .unknownScheme(SecretText.hint(scheme))
         }
         guard kind == .srt || !(components.host ?? "").isEmpty else { throw .malformed("the URL needs a host: \(scheme)://host/…") }
         if kind == .srt {
@@ -62,7 +62,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         var plain = components
         plain.user = nil
         plain.password = nil
-        guard let address = plain.string else { throw .malformed("'\(Self.hint(text))' is not a URL") }
+        guard let address = plain.string else { throw .malformed("'\(SecretText.hint(text))' is not a URL") }
         self.address = address
     }
 
@@ -100,8 +100,6 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         try container.encode(delay, forKey: .delay)
         try container.encode(transport, forKey: .transport)
     }
-
-    static func hint(_ text: String) -> String { SecretText.hint(text) }
 }
 
 /// Why a network camera's URL cannot be used. Each sentence is about the URL, never its password.

@@ -42,7 +42,7 @@ extension StreamOutput {
         case "rtmp", "rtmps":
             self = try Self.rtmp(name: name, rest, secure: scheme == "rtmps", key: key)
         default:
-            throw .unknownScheme(Self.hint(String(scheme)))
+            throw .unknownScheme(SecretText.hint(String(scheme)))
         }
     }
 
@@ -65,7 +65,7 @@ extension StreamOutput {
         case "listener":
             stream = StreamOutput(name: name, destination: .srtListener(port: port))
         default:
-            throw .malformed("SRT's mode is caller or listener, not '\(hint(mode))'")
+            throw .malformed("SRT's mode is caller or listener, not '\(SecretText.hint(mode))'")
         }
         stream.streamID = key ?? query.removeValue(forKey: "streamid")
         query["streamid"] = nil
@@ -96,17 +96,17 @@ extension StreamOutput {
             guard let close = authority.firstIndex(of: "]") else { throw .malformed("an IPv6 host is written [address]") }
             host = String(authority[authority.index(after: authority.startIndex)..<close])
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = String(after.dropFirst()) } else if !after.isEmpty { throw .malformed("'\(hint(authority))' is not host:port") }
+            if after.hasPrefix(":") { portText = String(after.dropFirst()) } else if !after.isEmpty { throw .malformed("'\(SecretText.hint(authority))' is not host:port") }
         } else if let colon = authority.lastIndex(of: ":") {
             host = String(authority[..<colon])
             portText = String(authority[authority.index(after: colon)...])
         }
-        guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else { throw .malformed("'\(hint(host))' is not a host name") }
+        guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else { throw .malformed("'\(SecretText.hint(host))' is not a host name") }
         guard let portText else {
             guard let defaultPort else { throw .malformed("the address needs a port: host:port") }
             return (host, defaultPort)
         }
-        guard let port = Int(portText) else { throw .malformed("'\(hint(portText))' is not a port number") }
+        guard let port = Int(portText) else { throw .malformed("'\(SecretText.hint(portText))' is not a port number") }
         guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
         return (host, port)
     }
@@ -115,6 +115,4 @@ extension StreamOutput {
         guard let index = text.firstIndex(of: separator) else { return (text, nil) }
         return (String(text[..<index]), String(text[text.index(after: index)...]))
     }
-
-    private static func hint(_ text: String) -> String { SecretText.hint(text) }
 }
