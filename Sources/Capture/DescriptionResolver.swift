@@ -177,6 +177,8 @@ extension PipelineDescription {
             return .screenCamera(id: entry.name, display: name, region: region, showsPointer: showsPointer)
         case .network(let camera):
             return .networkCamera(id: entry.name, camera)
+        case .cameraSound(let camera):
+            return .cameraSound(id: entry.name, camera: camera)
         }
     }
 
@@ -206,6 +208,7 @@ extension PipelineDescription {
             if sharesThroughPortal(display) { return "the screen shared through the desktop's portal" }
             return displayName(display) == nil ? "the screen (DISPLAY is not set)" : "screen \(display)"
         case .network(let camera): return camera.shownAddress
+        case .cameraSound(let camera): return "the sound of camera '\(camera)'"
         }
     }
 }

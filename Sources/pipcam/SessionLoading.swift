@@ -8,7 +8,7 @@ enum SessionLoading {
     static func configuration(_ description: PipelineDescription, outputPath: String, standIns: Bool) throws -> (SessionConfiguration, notes: [String]) {
         let needsDevices = (description.cameras + description.microphones).contains { entry in
             switch entry.spec {
-            case .syntheticCamera, .syntheticMicrophone, .syncMicrophone, .file, .screen, .desktopDefault: return false
+            case .syntheticCamera, .syntheticMicrophone, .syncMicrophone, .file, .screen, .desktopDefault, .cameraSound: return false
             default: return true
             }
         }

@@ -12,18 +12,20 @@ final class NetworkCameraTests: XCTestCase {
 
     /// Each kind of camera's server killed 3 s into a 12 s recording and started again at 6 s: a 12 s
     /// file with every picture, the slate between, the camera back within 3 s of the restart, the other
-    /// camera and the microphone never interrupted.
+    /// camera and the microphone never interrupted. An RTSP or SRT camera's sound (its 880 Hz tone) is a
+    /// microphone too: heard before the loss and after the return, silent between.
     func testAnRTSPCameraKilledAndStartedAgainShowsTheSlateAndComesBackIntoTheSameFile() throws {
-        try recordThroughADropOut(of: .rtsp(pattern: "white", credentials: nil), name: "rtsp")
+        try recordThroughADropOut(of: .rtsp(pattern: "white", credentials: nil), name: "rtsp", takesSound: true)
     }
 
     func testAnMJPEGCameraKilledAndStartedAgainComesBackIntoTheSameFile() throws {
         try recordThroughADropOut(of: .mjpeg(), name: "mjpeg")
     }
 
-    /// pipcam calls the camera's SRT listener, which sends H.264 in 4:4:4 at 10 bits: converted.
+    /// pipcam calls the camera's SRT listener, which sends H.264 in 4:4:4 at 10 bits (converted) and AAC:
+    /// the sound comes over the same connection (an SRT listener takes one caller).
     func testAnSRTCameraKilledAndStartedAgainComesBackIntoTheSameFile() throws {
-        try recordThroughADropOut(of: .srt, name: "srt")
+        try recordThroughADropOut(of: .srt, name: "srt", takesSound: true)
     }
 
     /// The sync camera served over RTSP with pipcam's own sync microphone: the camera's flashes are within
@@ -69,13 +71,13 @@ final class NetworkCameraTests: XCTestCase {
                      sync.pairs.map { String(format: "%+.1f", $0.offset * 1000) }.joined(separator: " ")))
     }
 
-    private func recordThroughADropOut(of kind: NetworkCameraServer.Kind, name: String) throws {
+    private func recordThroughADropOut(of kind: NetworkCameraServer.Kind, name: String, takesSound: Bool = false) throws {
         let folder = try Paths.scratch("network-\(name)")
         let camera = try NetworkCameraServer(kind)
         defer { camera.kill() }
         let events = "\(folder)/events.jsonl"
-        let recording = try Command.start([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", try description(in: folder, url: camera.url),
-                                           "--duration", "12", "--events", events])
+        let yaml = try description(in: folder, url: camera.url, microphones: takesSound ? "  - name: hall-sound\n    camera: hall\n" : "")
+        let recording = try Command.start([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", yaml, "--duration", "12", "--events", events])
         try waitFor(within: 20, "3 s of recording") { Self.recordingTime(events) >= 3 }
         camera.kill()
         try waitFor(within: 20, "6 s of recording") { Self.recordingTime(events) >= 6 }
@@ -109,6 +111,19 @@ final class NetworkCameraTests: XCTestCase {
         XCTAssertTrue(shows(lost + 0.5, back - 0.5).allSatisfy { $0 < live - 25 && $0 > 60 }, "its slate (the last picture, dimmed) while it is away")
         XCTAssertTrue(shows(back + 0.5, 11.5).allSatisfy { $0 > live - 10 }, "and the camera again once back")
         XCTAssertFalse(shows(first, lost - 0.5).isEmpty || shows(back + 0.5, 11.5).isEmpty, "the camera shows before its loss and after its return")
+
+        // The microphone's 440 Hz through the loss; the camera's 880 Hz with the camera, silence without.
+        let microphone = try ToneProbe.heard(path: file, stream: takesSound ? 1 : 0, frequency: 440)
+        XCTAssertTrue(microphone.contains { $0 > lost + 0.5 && $0 < back - 0.5 }, "the microphone is heard while the camera is lost")
+        guard takesSound else { return }
+        XCTAssertEqual(try MediaProbe(path: file).audioStreams.count, 3, "the mix, the microphone and the camera's sound")
+        let sound = try ToneProbe.heard(path: file, stream: 2, frequency: 880)
+        XCTAssertTrue(sound.contains { $0 < lost - 0.5 }, "the camera's sound before its loss: \(sound.first ?? -1)")
+        XCTAssertTrue(sound.contains { $0 > back + 0.5 }, "the camera's sound after its return: \(sound.last ?? -1)")
+        XCTAssertFalse(sound.contains { $0 > lost + 0.5 && $0 < back - 0.5 }, "silence while the camera is lost (\(lost) to \(back) s): \(sound)")
+        let levels = try ToneProbe.pieces(path: file, stream: 2, length: 0.1).filter { $0.time > lost + 0.5 && $0.time < back - 0.6 }
+        XCTAssertLessThan(levels.map(\.level).max() ?? 1e9, 10, "digital silence while lost")
+        print(String(format: "camera sound: heard %.2f s of 12, lost %.1f s, back %.1f s", Double(sound.count) * 0.02, lost, back))
     }
 
     /// A webcam server that misbehaves in each way a hostile one does, its camera optional (one the
@@ -154,7 +169,7 @@ final class NetworkCameraTests: XCTestCase {
                                          environment: ["HALL_PASSWORD": given])
             XCTAssertEqual(result.status, works ? 0 : 1, result.error)
             let described = try Command.run([Paths.pipcam, "describe", "--pipeline", yaml], environment: ["HALL_PASSWORD": given])
-            XCTAssertTrue(described.output.contains("uridecodebin uri='\"rtsp://viewer:****@127.0.0.1:\(camera.port)/cam\"' ! videoconvert ! videorate"),
+            XCTAssertTrue(described.output.contains("uridecodebin name=cam0-src-decode uri='\"rtsp://viewer:****@127.0.0.1:\(camera.port)/cam\"' ! videoconvert ! videorate"),
                           "the launch line opens the camera: \(described.output)")
             let everything = [result.output, result.error, described.output, described.error, (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""]
             XCTAssertFalse(everything.contains { $0.contains(given) }, "the password never shows: \(everything)")
@@ -176,7 +191,7 @@ final class NetworkCameraTests: XCTestCase {
         defer { camera.kill() }
         let probed = try Command.run([Paths.pipcam, "probe", camera.url])
         XCTAssertEqual(probed.status, 0, probed.error)
-        XCTAssertEqual(probed.output, "\(camera.url)\n  picture: H.264 640x360 at 15 fps\n  sound: none\n")
+        XCTAssertEqual(probed.output, "\(camera.url)\n  picture: H.264 640x360 at 15 fps\n  sound: Opus\n")
 
         let silent = try NetworkCameraServer(.mjpeg(fault: "silent"))
         defer { silent.kill() }
@@ -202,8 +217,9 @@ final class NetworkCameraTests: XCTestCase {
         XCTAssertNotNil(waiting.error.range(of: #"hall lost at 00:00\.[0-9]: it does not answer \(connection refused\)"#, options: .regularExpression), waiting.error)
     }
 
-    /// A description of the network camera at `url` as the main camera, a drawn inset and a tone.
-    private func description(in folder: String, url: String, extra: String = "") throws -> String {
+    /// A description of the network camera at `url` as the main camera, a drawn inset and a tone, with
+    /// `microphones` after it.
+    private func description(in folder: String, url: String, extra: String = "", microphones: String = "") throws -> String {
         let path = "\(folder)/session.yaml"
         try """
         preset: low
@@ -215,6 +231,7 @@ final class NetworkCameraTests: XCTestCase {
         microphones:
           - name: mic
             synthetic: 440
+        \(microphones)
         """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """An IP camera on 127.0.0.1 for the network camera tests: GstRtspServer serving a live test pattern
-as H.264 over RTP at rtsp://127.0.0.1:PORT/cam.
+as H.264 over RTP at rtsp://127.0.0.1:PORT/cam, with its microphone's sound: an 880 Hz tone in Opus.
 
     rtsp-camera.py PORT PATTERN [USER:PASSWORD]
 
@@ -31,7 +31,8 @@ factory = GstRtspServer.RTSPMediaFactory()
 source = "pattern=solid-color foreground-color=0xff000000" if pattern == "sync" else f"pattern={pattern}"
 factory.set_launch(
     f"( videotestsrc name=camera is-live=true {source} ! video/x-raw,width=640,height=360,framerate=15/1 "
-    "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! rtph264pay name=pay0 pt=96 config-interval=-1 )"
+    "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! rtph264pay name=pay0 pt=96 config-interval=-1 "
+    "audiotestsrc is-live=true freq=880 volume=0.4 ! audio/x-raw,rate=48000,channels=1 ! opusenc ! rtpopuspay name=pay1 pt=97 )"
 )
 factory.set_shared(True)
 

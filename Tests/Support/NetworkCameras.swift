@@ -19,7 +19,7 @@ public final class NetworkCameraServer: @unchecked Sendable {
         /// http://127.0.0.1:PORT/cam, multipart JPEG pictures of white at this size, to every viewer; or, with
         /// `fault`, what a hostile server sends instead (see the script: garbage, stall, truncated, html, silent).
         case mjpeg(width: Int = 640, height: Int = 360, fault: String? = nil)
-        /// srt://127.0.0.1:PORT, MPEG-TS with H.264 of white; it listens for callers.
+        /// srt://127.0.0.1:PORT, MPEG-TS with H.264 of white and an 880 Hz tone; it listens for callers.
         case srt
     }
 
@@ -76,11 +76,13 @@ public final class NetworkCameraServer: @unchecked Sendable {
             arguments = ["/usr/bin/python3", "\(Paths.repository)/Tests/Programs/mjpeg-camera.py", String(port), picture] + (fault.map { [$0] } ?? [])
         case .srt:
             // srtsink listens for caller after caller, as an SRT encoder does (ffmpeg ends with its first).
-            // Left to choose, x264enc encodes 4:4:4 at 10 bits: a camera's picture pipcam converts.
+            // Left to choose, x264enc encodes 4:4:4 at 10 bits: a camera's picture pipcam converts. Its
+            // sound is an 880 Hz tone in AAC, as encoders send.
             udp = true
             arguments = ["gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=white", "!", "video/x-raw,width=640,height=360,framerate=15/1",
-                         "!", "x264enc", "tune=zerolatency", "speed-preset=ultrafast", "key-int-max=15", "!", "mpegtsmux", "!",
-                         "srtsink", "uri=srt://127.0.0.1:\(port)?mode=listener", "wait-for-connection=false"]
+                         "!", "x264enc", "tune=zerolatency", "speed-preset=ultrafast", "key-int-max=15", "!", "mux.",
+                         "audiotestsrc", "is-live=true", "freq=880", "volume=0.4", "!", "audio/x-raw,rate=48000,channels=1", "!", "avenc_aac", "!", "aacparse", "!", "mux.",
+                         "mpegtsmux", "name=mux", "!", "srtsink", "uri=srt://127.0.0.1:\(port)?mode=listener", "wait-for-connection=false"]
         }
         let started = try Command.start(arguments)
         try MediaServers.wait(for: "the network camera on 127.0.0.1:\(port)", of: started) {

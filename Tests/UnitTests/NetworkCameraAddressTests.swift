@@ -70,6 +70,36 @@ final class NetworkCameraAddressTests: XCTestCase {
         }
     }
 
+    /// `camera: hall` on a microphone takes the network camera's sound: the camera's keeper links it,
+    /// into a switch whose first input is silence. A camera that cannot send sound is refused in one line
+    /// where the microphone is written.
+    func testAMicrophoneTakesANetworkCamerasSound() throws {
+        let cameras = "cameras:\n  - name: hall\n    url: rtsp://192.0.2.10/stream1\n  - name: desk\n    synthetic: ball\n"
+        let description = try PipelineDescription.parse(cameras + "microphones:\n  - name: hall-sound\n    camera: hall\n", file: "t.yaml")
+        XCTAssertEqual(description.microphones.first?.spec, .cameraSound("hall"))
+        let (configuration, _) = try description.configuration(devices: [], outputPath: "/tmp/x.mkv")
+        XCTAssertEqual(configuration.input("hall-sound")?.device.source, .cameraSound(camera: "hall"))
+        let plan = try GraphBuilder.plan(for: configuration)
+        let sound = try XCTUnwrap(plan.keptSources.first { $0.inputID == "hall" }?.sound, "the camera's keeper takes the sound")
+        XCTAssertEqual(plan.node(sound.silence.name)?.factory, .audiotestsrc)
+        XCTAssertEqual(plan.node(sound.selector.name)?.factory, .inputSelector)
+        XCTAssertTrue(plan.links.contains { $0.to == sound.selector.name && $0.toPad == "sink_0" }, "silence first")
+        XCTAssertFalse(plan.links.contains { $0.from == sound.output.name }, "the camera's sound joins the switch once its source is made")
+        XCTAssertTrue(plan.launchLine.contains("cam0-src-decode. ! \(sound.next.name).  \(sound.output.name). ! \(sound.selector.name).sink_1"), plan.launchLine)
+
+        let web = "cameras:\n  - name: web\n    url: http://192.0.2.11/cam\n"
+        for (microphone, expected) in [(cameras + "    camera: lobby\n", "t.yaml:7:5: microphones[0]: microphone 'm': no camera named 'lobby' (cameras: hall, desk)"),
+                                       (cameras + "    camera: desk\n", "camera 'desk' is not a network camera"),
+                                       (web + "    camera: web\n", "camera 'web' sends MJPEG over HTTP, which carries no sound"),
+                                       (cameras + "    camera: hall\n    synthetic: 440\n", "give only one of")] {
+            let text = microphone.replacingOccurrences(of: "    camera:", with: "microphones:\n  - name: m\n    camera:")
+            XCTAssertThrowsError(try PipelineDescription.parse(text, file: "t.yaml"), microphone) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(microphone): \(error)")
+                XCTAssertEqual("\(error)".split(separator: "\n").count, 1)
+            }
+        }
+    }
+
     /// A network camera is decoded: the cost model counts it there, on no USB bus.
     func testANetworkCamerasDecodeIsCounted() throws {
         let source = CaptureDevice.Source.network(try NetworkCamera(url: "rtsp://192.0.2.10/stream1"))

@@ -67,6 +67,20 @@ public struct GraphPlan: Sendable {
         public var placeholder: [ElementHandle<Element>] = []
         /// A camera's slate (see `Slate`), in the graph from the start.
         public var slate: SlateParts?
+        /// A network camera's sound, when a microphone takes it (`CameraSound`).
+        public var sound: SoundParts?
+    }
+
+    /// A microphone that takes a network camera's sound: the camera's source sends its sound into `next`,
+    /// made into the session's sound by `output`, which joins the microphone's switch once the source is
+    /// first made. Until the sound comes, and while the camera is lost, the switch's `sink_0` sends the
+    /// `silence` source's sound; the keeper ends the branch at `end`.
+    public struct SoundParts: Sendable {
+        public let next: ElementHandle<Element>
+        public let output: ElementHandle<Element>
+        public let selector: ElementHandle<Element>
+        public let silence: ElementHandle<Element>
+        public let end: ElementHandle<Element>
     }
 
     /// What a kept source is made of, each time it is made again.

@@ -36,7 +36,8 @@ public enum LaunchLine {
 
     /// A detached camera's source, linked as the keeper links it: into the element it feeds, and its
     /// frames into the switch's input after the waiting picture (`sink_0`) and the slate (`sink_1`).
-    /// A network camera is opened as `NetworkCameraSource` opens it, its password hidden.
+    /// A network camera is opened as `NetworkCameraSource` opens it, its password hidden; its sound, when
+    /// a microphone takes it, goes into the microphone's switch.
     private static func detached(_ kept: GraphPlan.KeptSource) -> [String] {
         let source = kept.source.name
         var parts: [String]
@@ -47,9 +48,13 @@ public enum LaunchLine {
             let address = quote(.string(camera.shownAddress))
             let opened = camera.kind == .http
                 ? "souphttpsrc location=\(address) is-live=true do-timestamp=true ! multipartdemux ! jpegdec"
-                : "uridecodebin uri=\(address)"
+                : "uridecodebin name=\(source)-decode uri=\(address)"
             let caps = NetworkCameraSource.pictures(frameRate: frameRate)
             parts = ["\(opened) ! videoconvert ! videorate ! capsfilter name=\(source) caps=\(quote(.caps(caps)))"]
+            if let sound = kept.sound {
+                // Its sound, from the same source, into the microphone's switch after the silence.
+                parts += ["\(source)-decode. ! \(sound.next.name).", "\(sound.output.name). ! \(sound.selector.name).sink_1"]
+            }
         }
         parts.append("\(source). ! \(kept.next.name).")
         if let selector = kept.selector?.name, let frames = kept.frames?.name { parts.append("\(frames). ! \(selector).sink_2") }

@@ -170,10 +170,10 @@ package final class RunningGraph: @unchecked Sendable {
     /// time limit. The teardown that follows releases it.
     func endAllSourcesFromDownstream() {
         var ends: [@Sendable () -> Void] = keepers.map { keeper in { keeper.endOfStream() } }
-        // A slate's source and an optional camera's "waiting" picture are left alone: each feeds a switch
-        // whose branch the keeper ends below it.
+        // A slate's source, an optional camera's "waiting" picture and a camera sound's silence are left
+        // alone: each feeds a switch whose branch the keeper ends below it.
         let kept = Set(keepers.flatMap { keeper in
-            [keeper.kept.source.name, keeper.kept.slate?.source.name, keeper.kept.placeholder.first?.name].compactMap { $0 }
+            [keeper.kept.source.name, keeper.kept.slate?.source.name, keeper.kept.placeholder.first?.name, keeper.kept.sound?.silence.name].compactMap { $0 }
         })
         for node in plan.nodes where node.factory.isSource && !kept.contains(node.name) {
             guard let source = pipeline[node.handle], let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }

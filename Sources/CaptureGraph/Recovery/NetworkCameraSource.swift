@@ -6,8 +6,8 @@ import GStreamer
 ///
 /// Inside, uridecodebin picks the protocol's source (rtspsrc, srtsrc) and the decoder for what the camera
 /// sends (H.264, H.265, MJPEG); HTTP MJPEG is read and decoded directly. The decoded pictures leave at
-/// the camera's rate. The camera's sound, if it sends any, is not taken yet: it is discarded, and
-/// nothing waits on it.
+/// the camera's rate. The camera's sound, when a microphone takes it, leaves by a second pad, "sound",
+/// as the stream carries it (`CameraSound`); else it is discarded, and nothing waits on it.
 enum NetworkCameraSource {
     /// What leaves the source (the launch line writes the same): I420, at `frameRate` (nil: the
     /// camera's own).
@@ -15,8 +15,9 @@ enum NetworkCameraSource {
         CapsBuilder(.rawVideo).set("format", "I420").set("framerate", frameRate.map { Fraction(rate: $0) }).caps
     }
 
-    /// `frameRate` nil leaves the pictures at the camera's own rate.
-    static func make(_ camera: NetworkCamera, frameRate: Double?, name: String) throws -> Bin {
+    /// `frameRate` nil leaves the pictures at the camera's own rate. `withSound` gives the bin its "sound"
+    /// pad, from the start: the sound comes only once the stream shows it has some (or never).
+    static func make(_ camera: NetworkCamera, frameRate: Double?, withSound: Bool = false, name: String) throws -> Bin {
         let bin = try Bin(name: name)
         // A decoder finishes its start only once the stream shows what it carries (or never, when it
         // carries nothing playable): left to the pipeline, that wait would pause the whole recording.
@@ -33,6 +34,7 @@ enum NetworkCameraSource {
         try bin.exposePad(try caps.staticPad("src"), as: "src")
         if camera.delay > .zero { try bin.staticPad("src").placeEarlier(by: camera.delay) }
         let input = try convert.staticPad("sink")
+        let soundInput = withSound ? try addSoundPad(to: bin, name: name) : nil
         if camera.kind == .http {
             try addMJPEG(camera, to: bin, name: name, before: convert)
             return bin
@@ -42,13 +44,24 @@ enum NetworkCameraSource {
         try bin.add([decode])
         decode.onSourceSetup { source in configure(source, for: camera) }
         decode.onPadAdded { [weak bin] pad in
-            if !input.isLinked, pad.queryCaps().structures.first?.name == "video/x-raw" {
+            let kind = pad.queryCaps().structures.first?.name
+            if !input.isLinked, kind == "video/x-raw" {
                 try? pad.link(to: input)
+            } else if let soundInput, !soundInput.isLinked, kind == "audio/x-raw" {
+                try? pad.link(to: soundInput)
             } else if let bin {
                 discard(pad, in: bin)
             }
         }
         return bin
+    }
+
+    /// The bin's "sound" pad, whatever the stream's sound turns out to be: returns where it goes in.
+    private static func addSoundPad(to bin: Bin, name: String) throws -> Pad {
+        let sound = try ElementFactory.audioconvert.make(name: "\(name)-sound")
+        try bin.add([sound])
+        try bin.exposePad(try sound.staticPad("src"), as: "sound")
+        return try sound.staticPad("sink")
     }
 
     /// HTTP MJPEG, read as it is: uridecodebin would hold a live stream of pictures in its download
@@ -90,11 +103,14 @@ enum NetworkCameraSource {
     }
 
     /// A stream the recording does not take (the camera's sound, a second picture) goes to a sink that
-    /// takes anything at once: left unlinked, it could stop the source that carries both.
+    /// takes anything at once: left unlinked, it could stop the source that carries both. The recording's
+    /// end does not wait for it: counted, it held the end of every recording whose camera sent sound
+    /// and came back once.
     private static func discard(_ pad: Pad, in bin: Bin) {
         guard let sink = try? ElementFactory.fakesink.make() else { return }
         try? sink.set("sync", false)
         try? sink.set("async", false)
+        sink.leaveOutOfEndOfStream()
         guard (try? bin.add([sink])) != nil else { return }
         try? pad.link(to: try sink.staticPad("sink"))
         _ = sink.syncStateWithParent()

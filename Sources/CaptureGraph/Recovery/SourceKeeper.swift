@@ -70,6 +70,8 @@ final class SourceKeeper: @unchecked Sendable {
     private let stopping = Locked(false)
     /// What stands in for a camera while it is lost; nil for a microphone.
     private let slate: Slate?
+    /// A network camera's sound, when a microphone takes it.
+    private let sound: CameraSound?
 
     /// Takes over the source the pipeline was built with: its end-of-stream is held from now on.
     init(_ kept: GraphPlan.KeptSource, input: DeviceInput, pipeline: Pipeline, timeout: Duration) throws {
@@ -82,6 +84,7 @@ final class SourceKeeper: @unchecked Sendable {
         sources = Locked(source.map { [$0] } ?? [])
         let selector = kept.selector.flatMap { pipeline[$0] }
         slate = selector.flatMap { selector in kept.slate.flatMap { Slate($0, in: pipeline, selector: selector, label: input.label) } }
+        sound = kept.sound.flatMap { CameraSound($0, in: pipeline) }
         if let source { try watch(source) }
         if let selector {
             let first = try selector.staticPad("sink_0")
@@ -159,6 +162,7 @@ final class SourceKeeper: @unchecked Sendable {
     func endOfStream() {
         stopping.withValue { $0 = true }
         _ = try? pipeline[kept.end]?.staticPad("sink").sendEndOfStream()
+        sound?.endOfStream()
     }
 
     /// Stops the timer; the pipeline's teardown takes the elements.
@@ -225,6 +229,7 @@ final class SourceKeeper: @unchecked Sendable {
         lostReason = reason
         awaitingReturn.withValue { $0 = true }
         showSlate()
+        sound?.lost()
         report?(.lost(reason, at: time))
     }
 
@@ -289,6 +294,7 @@ final class SourceKeeper: @unchecked Sendable {
                 try keepPictures(at: pad)
             }
             try element.staticPad("src").link(to: try next.staticPad("sink"))
+            try sound?.attach(element)
             if !element.syncStateWithParent() { takeOutSource() }
         } catch {
             takeOutSource()
@@ -302,7 +308,7 @@ final class SourceKeeper: @unchecked Sendable {
         case .network(let camera, let frameRate):
             attempts += 1
             attemptsSinceFrame += 1
-            return try NetworkCameraSource.make(camera, frameRate: frameRate, name: "\(kept.source.name)-\(attempts)")
+            return try NetworkCameraSource.make(camera, frameRate: frameRate, withSound: sound != nil, name: "\(kept.source.name)-\(attempts)")
         case .element(let factory, var properties):
             if case .v4l2 = input.device.source {
                 // A camera plugged back while its old node is still held somewhere comes back under another
@@ -381,6 +387,7 @@ final class SourceKeeper: @unchecked Sendable {
         }
         _ = try? element.setState(.null)
         if let pad = try? element.staticPad("src"), let peer = pad.peer { pad.unlink(from: peer) }
+        sound?.detach(element)
         pipeline.remove(element)
     }
 

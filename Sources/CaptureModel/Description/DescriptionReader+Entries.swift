@@ -12,7 +12,7 @@ extension DescriptionReader {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw nameReader.error("'\(name)' is not a valid name (letters, digits, - and _)")
         }
-        let sources = ["device", "position", "synthetic", "file", "screen", "url"].filter { fields[$0] != nil }
+        let sources = ["device", "position", "synthetic", "file", "screen", "url", "camera"].filter { fields[$0] != nil }
         guard sources.count <= 1 else { throw reader.error("give only one of \(sources.joined(separator: ", "))") }
         let spec = try fields["url"].map { .network(try networkCamera($0, fields: fields, name: name)) } ?? source(fields, camera: camera)
         for key in ["region", "pointer"] where fields[key] != nil {
@@ -43,8 +43,8 @@ extension DescriptionReader {
         return entry
     }
 
-    /// Where the entry's pictures or sound come from: at most one of device, position, synthetic, file
-    /// or screen; none is `auto`.
+    /// Where the entry's pictures or sound come from: at most one of device, position, synthetic, file,
+    /// screen or (a microphone's) camera; none is `auto`.
     private static func source(_ fields: [String: YAMLReader], camera: Bool) throws -> PipelineDescription.DeviceSpec {
         if let device = fields["device"] {
             let text = try device.string()
@@ -65,6 +65,8 @@ extension DescriptionReader {
             let path = try file.string()
             guard !path.isEmpty else { throw file.error("a clip's path is empty") }
             return .file(path)
+        } else if let named = fields["camera"] {
+            return .cameraSound(try named.string())
         } else if let screen = fields["screen"] {
             return .screen(display: try screen.string(), region: try fields["region"].map(screenRegion),
                            showsPointer: try fields["pointer"]?.bool() ?? true)
@@ -127,4 +129,19 @@ extension DescriptionReader {
     /// clock, when a "sync" microphone beeps (see `Pad.drawSyncFlashes`).
     static let syntheticPatterns = ["sync", "smpte", "smpte75", "snow", "ball", "bar", "pinwheel", "spokes", "gradient", "colors",
                                     "circular", "zone-plate", "checkers-8", "red", "green", "blue", "white", "black"]
+
+    /// A microphone that takes a camera's sound (`camera: hall`) names a network camera of the same
+    /// description that can send sound: an MJPEG camera sends pictures only.
+    static func checkCameraSound(_ microphone: PipelineDescription.Entry, cameras: [PipelineDescription.Entry]) throws {
+        guard case .cameraSound(let name) = microphone.spec else { return }
+        guard let camera = cameras.first(where: { $0.name == name }) else {
+            throw microphone.location.error("microphone '\(microphone.name)': no camera named '\(name)' (cameras: \(cameras.map(\.name).joined(separator: ", ")))")
+        }
+        guard case .network(let network) = camera.spec else {
+            throw microphone.location.error("microphone '\(microphone.name)': camera '\(name)' is not a network camera (url:); a webcam's microphone is a sound card of its own: give its device")
+        }
+        guard network.kind != .http else {
+            throw microphone.location.error("microphone '\(microphone.name)': camera '\(name)' sends MJPEG over HTTP, which carries no sound")
+        }
+    }
 }

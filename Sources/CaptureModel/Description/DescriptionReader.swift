@@ -5,7 +5,7 @@ import Foundation
 enum DescriptionReader {
     static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle", "on-device-loss", "device-timeout", "match"]
     static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled", "controls", "url"] + networkCameraKeys
-    static let microphoneKeys = ["name", "device", "synthetic", "optional", "enabled"]
+    static let microphoneKeys = ["name", "device", "synthetic", "camera", "optional", "enabled"]
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
@@ -35,6 +35,7 @@ enum DescriptionReader {
                 throw entries[SessionLimits.microphones].error("pipcam records at most two microphones")
             }
             description.microphones = try entries.map { try entry($0, camera: false) }
+            for microphone in description.microphones { try checkCameraSound(microphone, cameras: description.cameras) }
         }
         var names = Set<String>()
         for entry in description.cameras + description.microphones where !names.insert(entry.name).inserted {

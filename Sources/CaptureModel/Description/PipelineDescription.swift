@@ -24,6 +24,8 @@ public struct PipelineDescription: Sendable {
         case screen(display: String, region: ScreenRegion?, showsPointer: Bool)
         /// A camera on the network (`url:`).
         case network(NetworkCamera)
+        /// The sound of the network camera with this name (`camera:` on a microphone).
+        case cameraSound(String)
     }
 
     public struct Entry: Sendable {

@@ -38,6 +38,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case screencast(showsPointer: Bool)
         /// A camera on the network (rtspsrc, srtsrc or souphttpsrc, decoded): see `NetworkCamera`.
         case network(NetworkCamera)
+        /// The sound a network camera of the session sends with its pictures, as a microphone: `camera`
+        /// is the camera's id. It comes over the camera's own connection, so it is lost and back with it.
+        case cameraSound(camera: String)
     }
 
     /// Stable across reboots where the system allows: /dev/v4l/by-id link, then by-path, then the node;
@@ -119,6 +122,11 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     /// A camera on the network, named by its address with the password hidden.
     public static func networkCamera(id: String, _ camera: NetworkCamera) -> CaptureDevice {
         CaptureDevice(id: id, name: camera.shownAddress, mediaType: .video, source: .network(camera))
+    }
+
+    /// A network camera's sound, as a microphone.
+    public static func cameraSound(id: String, camera: String) -> CaptureDevice {
+        CaptureDevice(id: id, name: "Sound of camera \(camera)", mediaType: .audio, source: .cameraSound(camera: camera))
     }
 
     /// Whether the camera is on the network: it is kept through its drop-outs whatever the policy.

@@ -49,7 +49,7 @@ struct CameraSources {
             let rate = plan.add("\(prefix)-rate", .videorate)
             let fitted = fitted(prefix, caps: mode.caps(), &plan)
             plan.chain([source, rate] + fitted + [addCaptureQueue(queue, &plan)])
-        case .alsa, .tone, .syncBeeps, .soundServer:
+        case .alsa, .tone, .syncBeeps, .soundServer, .cameraSound:
             break
         }
         plan.liveCaps.insert("\(prefix)-caps")

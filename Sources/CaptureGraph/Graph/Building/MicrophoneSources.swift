@@ -10,6 +10,8 @@ struct MicrophoneSources {
     func add(_ input: DeviceInput, prefix: String, to plan: inout GraphPlan) -> String {
         let source: String
         switch input.device.source {
+        case .cameraSound(let camera):
+            return addCameraSound(of: camera, prefix: prefix, to: &plan)
         case .alsa(let device):
             source = plan.add("\(prefix)-src", .alsasrc, [("device", .string(device)), ("buffer-time", .int(GraphBuilder.soundCardBufferMicroseconds))])
         case .soundServer(let name):
@@ -43,6 +45,28 @@ struct MicrophoneSources {
         let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 1)))])
         let queue = plan.add("\(prefix)-queue", .queue, GraphBuilder.leakyQueue(buffers: GraphBuilder.microphoneQueueBuffers))
         plan.chain(chain + [convert, resample, caps, queue])
+        return queue
+    }
+
+    /// A network camera's sound: it comes over the camera's connection, from the source the camera's
+    /// keeper makes (`CameraSound`), into a switch whose first input is silence. The silence is live
+    /// from the start, so the branch answers the mixers' latency query before the camera's source is
+    /// made, and it is what the microphone's tracks carry while the camera is lost. Both inputs are the
+    /// session's sound already: the switch changes nothing downstream.
+    private func addCameraSound(of camera: String, prefix: String, to plan: inout GraphPlan) -> String {
+        let sound = GraphCaps.sound(channels: 1)
+        let silence = [plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))]),
+                       plan.add("\(prefix)-silence-caps", .capsfilter, [("caps", .caps(sound))])]
+        let selector = plan.add("\(prefix)-switch", .inputSelector, [("sync-streams", .bool(false))])
+        plan.chain(silence)
+        plan.link(silence[1], to: selector, "sink_0")
+        let fromCamera = [plan.add("\(prefix)-convert", .audioconvert), plan.add("\(prefix)-resample", .audioresample),
+                          plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(sound))])]
+        plan.chain(fromCamera)
+        let queue = plan.add("\(prefix)-queue", .queue, GraphBuilder.leakyQueue(buffers: GraphBuilder.microphoneQueueBuffers))
+        plan.link(selector, to: queue)
+        plan[input: camera].kept?.sound = .init(next: ElementHandle(fromCamera[0]), output: ElementHandle(fromCamera[2]), selector: ElementHandle(selector),
+                                                silence: ElementHandle(silence[0]), end: ElementHandle(queue))
         return queue
     }
 }
