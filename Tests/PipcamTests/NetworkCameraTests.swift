@@ -33,7 +33,9 @@ final class NetworkCameraTests: XCTestCase {
     /// jitter buffer's 200 ms (`latency:`). The camera sends each picture 87 ms after its time (its
     /// pipeline's latency: one picture from its live source, 20 ms in x264enc), as a camera's maker
     /// states its delay; given as `delay:`, pipcam places the pictures back. Without it they were 90 to
-    /// 104 ms after the sound.
+    /// 104 ms after the sound. The camera beeps with its flashes, and its sound, recorded as a second
+    /// microphone, is placed back by the same delay: within a picture of pipcam's own beeps (without
+    /// it, 91 ms after them).
     func testAnRTSPSyncCamerasFlashesAreWithinAPictureOfTheLocalMicrophonesBeeps() throws {
         let folder = try Paths.scratch("network-sync")
         let camera = try NetworkCameraServer(.rtsp(pattern: "sync", credentials: nil))
@@ -49,10 +51,13 @@ final class NetworkCameraTests: XCTestCase {
         microphones:
           - name: beep
             synthetic: sync
+          - name: hall-sound
+            camera: hall
         """.write(toFile: description, atomically: true, encoding: .utf8)
         let result = try Command.run(["timeout", "60", Paths.pipcam, "record", file, "--pipeline", description, "--duration", "10"])
         XCTAssertEqual(result.status, 0, result.error)
-        let sync = try SyncOffsets.read(path: file, region: (x: 240, y: 120, width: 160, height: 120), audio: 0)
+        // The file's sound: the mix, pipcam's beeps, the camera's.
+        let sync = try SyncOffsets.read(path: file, region: (x: 240, y: 120, width: 160, height: 120), audio: 1)
         // The camera's first picture comes after the protocol's setup and a key frame: a second or two.
         XCTAssertGreaterThanOrEqual(sync.pairs.count, 5, "a flash and a beep each second: \(sync.flashes) \(sync.beeps)")
         XCTAssertEqual(sync.pairs.count, sync.flashes.count, "every flash has its beep: \(sync.flashes) \(sync.beeps)")
@@ -69,6 +74,13 @@ final class NetworkCameraTests: XCTestCase {
         }
         print(String(format: "network sync: %d pairs, offsets %@ ms", sync.pairs.count,
                      sync.pairs.map { String(format: "%+.1f", $0.offset * 1000) }.joined(separator: " ")))
+
+        let cameraBeeps = try SyncOffsets.read(path: file, region: (x: 240, y: 120, width: 160, height: 120), audio: 2).beeps
+        let apart = cameraBeeps.compactMap { beep in sync.beeps.min { abs($0 - beep) < abs($1 - beep) }.map { beep - $0 } }.sorted()
+        XCTAssertGreaterThanOrEqual(apart.count, 5, "the camera's beeps: \(cameraBeeps)")
+        guard !apart.isEmpty else { return }
+        XCTAssertEqual(apart[apart.count / 2], 0, accuracy: 1.0 / 15, "the camera's sound in step with pipcam's: \(apart)")
+        print("network sync: the camera's beeps after pipcam's by", apart.map { String(format: "%+.1f", $0 * 1000) }.joined(separator: " "), "ms")
     }
 
     private func recordThroughADropOut(of kind: NetworkCameraServer.Kind, name: String, takesSound: Bool = false) throws {

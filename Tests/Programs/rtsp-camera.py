@@ -10,7 +10,8 @@ With USER:PASSWORD, only that user (basic authentication) may watch.
 PATTERN is a videotestsrc pattern, or "sync": pipcam's sync camera, served. Black, lit for the first
 100 ms of each second of the system's monotonic clock (the clock pipcam's pipelines run on too), each
 picture as bright as the share of its time that falls in a flash, so a recording can measure where
-pipcam placed a network camera's pictures against its own sync microphone's beeps.
+pipcam placed a network camera's pictures against its own sync microphone's beeps. Its sound beeps
+(1 kHz) with the flashes instead of the tone, to 5 ms.
 """
 import sys
 
@@ -29,10 +30,12 @@ server.set_service(port)
 factory = GstRtspServer.RTSPMediaFactory()
 # A key frame every second, and the stream's headers with each, so a camera called again starts at once.
 source = "pattern=solid-color foreground-color=0xff000000" if pattern == "sync" else f"pattern={pattern}"
+# The sync camera beeps with its flashes (1 kHz, in pieces of 5 ms); other cameras hum at 880 Hz.
+sound = "freq=1000 volume=0 samplesperbuffer=240" if pattern == "sync" else "freq=880 volume=0.4"
 factory.set_launch(
     f"( videotestsrc name=camera is-live=true {source} ! video/x-raw,width=640,height=360,framerate=15/1 "
     "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! rtph264pay name=pay0 pt=96 config-interval=-1 "
-    "audiotestsrc is-live=true freq=880 volume=0.4 ! audio/x-raw,rate=48000,channels=1 ! opusenc ! rtpopuspay name=pay1 pt=97 )"
+    f"audiotestsrc name=sound is-live=true {sound} ! audio/x-raw,rate=48000,channels=1 ! opusenc ! rtpopuspay name=pay1 pt=97 )"
 )
 factory.set_shared(True)
 
@@ -58,9 +61,20 @@ def light_next_picture(pad, info, camera):
     return Gst.PadProbeReturn.OK
 
 
+def sound_next_piece(pad, info, sound):
+    """audiotestsrc makes its next piece once this one is pushed: a beep while it starts in a flash."""
+    buffer = info.get_buffer()
+    if buffer.pts != Gst.CLOCK_TIME_NONE:
+        start = sound.get_base_time() + buffer.pts + buffer.duration
+        sound.set_property("volume", 0.5 if start % Gst.SECOND < FLASH else 0.0)
+    return Gst.PadProbeReturn.OK
+
+
 def media_configured(factory, media):
     camera = media.get_element().get_by_name("camera")
     camera.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, light_next_picture, camera)
+    sound = media.get_element().get_by_name("sound")
+    sound.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, sound_next_piece, sound)
 
 
 if pattern == "sync":
