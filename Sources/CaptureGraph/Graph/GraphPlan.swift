@@ -69,6 +69,12 @@ public struct GraphPlan: Sendable {
         public var slate: SlateParts?
         /// A network camera's sound, when a microphone takes it (`CameraSound`).
         public var sound: SoundParts?
+
+        /// The network camera the source is made for, nil for a device.
+        public var networkCamera: NetworkCamera? {
+            if case .network(let camera, _) = recipe { return camera }
+            return nil
+        }
     }
 
     /// A microphone that takes a network camera's sound: the camera's source sends its sound into `next`,

@@ -54,11 +54,6 @@ final class CameraSound: @unchecked Sendable {
         selector.select(silence)
     }
 
-    /// Unlinks a source being taken out.
-    func detach(_ source: Element) {
-        if let sound = try? source.staticPad("sound"), let peer = sound.peer { sound.unlink(from: peer) }
-    }
-
     /// Ends the microphone's branch, below the switch: the camera's sound never ends by itself.
     func endOfStream() {
         _ = try? end.staticPad("sink").sendEndOfStream()

@@ -68,9 +68,9 @@ final class SourceKeeper: @unchecked Sendable {
     private let awaitingReturn = Locked(false)
     private let lastPicture = Locked<Sample?>(nil)
     private let stopping = Locked(false)
-    /// What stands in for a camera while it is lost; nil for a microphone.
+    /// What stands in for a camera while it is lost (nil for a microphone), and a network camera's sound
+    /// when a microphone takes it.
     private let slate: Slate?
-    /// A network camera's sound, when a microphone takes it.
     private let sound: CameraSound?
 
     /// Takes over the source the pipeline was built with: its end-of-stream is held from now on.
@@ -214,11 +214,7 @@ final class SourceKeeper: @unchecked Sendable {
         return .seconds(1 << min(3, max(0, attemptsSinceFrame - 3)))
     }
 
-    /// The network camera this keeper keeps, nil for a device.
-    private var network: NetworkCamera? {
-        if case .network(let camera, _) = kept.recipe { return camera }
-        return nil
-    }
+    private var network: NetworkCamera? { kept.networkCamera }
 
     private func lose(_ reason: InterruptionReason, at time: Duration) {
         if connecting {
@@ -376,7 +372,7 @@ final class SourceKeeper: @unchecked Sendable {
         isFitted = true
     }
 
-    /// Takes the source out of the pipeline: stopped (which closes the device), unlinked and removed.
+    /// Takes the source out of the pipeline: stopped (which closes the device) and removed, which unlinks it.
     private func takeOutSource() {
         guard let element = source else { return }
         source = nil
@@ -386,8 +382,6 @@ final class SourceKeeper: @unchecked Sendable {
             try? format.set("caps", caps)
         }
         _ = try? element.setState(.null)
-        if let pad = try? element.staticPad("src"), let peer = pad.peer { pad.unlink(from: peer) }
-        sound?.detach(element)
         pipeline.remove(element)
     }
 

@@ -135,6 +135,13 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         return false
     }
 
+    /// Whether the camera sends sound with its pictures that a microphone can take: an RTSP or SRT
+    /// stream may (MJPEG over HTTP carries pictures only).
+    public var sendsSound: Bool {
+        if case .network(let camera) = source { return camera.kind != .http }
+        return false
+    }
+
     /// A recorded clip replayed as a live camera.
     public static func fileCamera(id: String, path: String, position: DevicePosition = .unspecified) -> CaptureDevice {
         CaptureDevice(id: id, name: "Clip \(path)", mediaType: .video, position: position, source: .file(path: path))

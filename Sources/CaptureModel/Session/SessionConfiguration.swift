@@ -208,12 +208,9 @@ public struct SessionConfiguration: Sendable {
             if case .file(let path) = input.device.source, let problem = ReadableFile.problem(at: path) {
                 throw CaptureError.invalidConfiguration("camera '\(input.id)': the clip \(path) \(problem)")
             }
-            // A camera's sound comes over the camera's connection: the camera must be in the session, on
-            // the network, and send more than MJPEG pictures.
-            if case .cameraSound(let camera) = input.device.source {
-                guard case .network(let network)? = self.input(camera)?.device.source, network.kind != .http else {
-                    throw CaptureError.invalidConfiguration("microphone '\(input.id)': '\(camera)' is not a network camera of the session that sends sound (rtsp:// or srt://)")
-                }
+            // A camera's sound comes over the camera's connection: a camera of the session that sends some.
+            if case .cameraSound(let camera) = input.device.source, self.input(camera)?.device.sendsSound != true {
+                throw CaptureError.invalidConfiguration("microphone '\(input.id)': '\(camera)' is not a network camera of the session that sends sound (rtsp:// or srt://)")
             }
         }
         var checked = SessionConfiguration()
