@@ -206,11 +206,11 @@ public class Element: Object, @unchecked Sendable {
         gst_element_send_event(element, gst_event_new_eos()) != 0
     }
 
-    /// A sink that throws away a stream no one records (a camera's sound) is left out of the end of
-    /// the recording: a bin posts end-of-stream once each of its sinks has, and this one, fed by a source
-    /// whose end is held, would never. Call it before the sink is added to a bin, which counts its sinks
-    /// as they come.
-    public func leaveOutOfEndOfStream() {
+    /// A sink that throws away a stream no one records (a camera's sound) stops counting as a sink: a bin
+    /// posts end-of-stream once each of its sinks has, and this one, fed by a source whose end is held,
+    /// would never. Nor is it asked for latency; it must not wait on the clock (sync false). Call it
+    /// before the sink is added to a bin, which counts its sinks as they come.
+    public func leaveOutOfSinks() {
         element.pointee.object.flags &= ~GST_ELEMENT_FLAG_SINK.rawValue
     }
 

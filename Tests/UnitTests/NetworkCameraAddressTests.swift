@@ -87,6 +87,12 @@ final class NetworkCameraAddressTests: XCTestCase {
         XCTAssertFalse(plan.links.contains { $0.from == sound.output.name }, "the camera's sound joins the switch once its source is made")
         XCTAssertTrue(plan.launchLine.contains("cam0-src-decode. ! \(sound.next.name).  \(sound.output.name). ! \(sound.selector.name).sink_1"), plan.launchLine)
 
+        XCTAssertThrowsError(try PipelineDescription.parse(cameras + "microphones:\n  - name: a\n    camera: hall\n  - name: b\n    camera: hall\n", file: "t.yaml")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("microphone 'b': camera 'hall' gives its sound to microphone 'a' already"), "\(error)")
+        }
+        var twice = try PipelineDescription.parse(cameras + "microphones:\n  - name: a\n    camera: hall\n", file: "t.yaml").configuration(devices: [], outputPath: "/tmp/x.mkv").0
+        twice.inputs.append(DeviceInput(device: .cameraSound(id: "b", camera: "hall")))
+        XCTAssertThrowsError(try twice.validate()) { XCTAssertTrue("\($0)".contains("camera 'hall' gives its sound to one microphone only"), "\($0)") }
         let web = "cameras:\n  - name: web\n    url: http://192.0.2.11/cam\n"
         for (microphone, expected) in [(cameras + "    camera: lobby\n", "t.yaml:7:5: microphones[0]: microphone 'm': no camera named 'lobby' (cameras: hall, desk)"),
                                        (cameras + "    camera: desk\n", "camera 'desk' is not a network camera"),

@@ -170,6 +170,10 @@ package final class RunningGraph: @unchecked Sendable {
     /// time limit. The teardown that follows releases it.
     func endAllSourcesFromDownstream() {
         var ends: [@Sendable () -> Void] = keepers.map { keeper in { keeper.endOfStream() } }
+        // A camera's sound never ends by itself either: its microphone's branch is ended below its switch.
+        for end in keepers.compactMap({ $0.kept.sound.flatMap { pipeline[$0.end] } }) {
+            ends.append { _ = try? end.staticPad("sink").sendEndOfStream() }
+        }
         // A slate's source, an optional camera's "waiting" picture and a camera sound's silence are left
         // alone: each feeds a switch whose branch the keeper ends below it.
         let kept = Set(keepers.flatMap { keeper in

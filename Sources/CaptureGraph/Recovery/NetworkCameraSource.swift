@@ -58,8 +58,8 @@ enum NetworkCameraSource {
 
     /// The bin's "sound" pad, whatever the stream's sound turns out to be: returns where it goes in.
     /// The camera's delay places its sound earlier as it does its pictures, so the two stay as the
-    /// camera sent them (measured with the sync camera served: its beeps 64 ms after its flashes with
-    /// the pictures alone placed earlier by its 87 ms, and 91 ms after pipcam's own beeps).
+    /// camera sent them (measured with the sync camera served: with its pictures alone placed earlier by
+    /// its 87 ms, its beeps were 64 ms after its flashes and 91 ms after pipcam's own).
     private static func addSoundPad(to bin: Bin, name: String, delay: Duration) throws -> Pad {
         let sound = try ElementFactory.audioconvert.make(name: "\(name)-sound")
         try bin.add([sound])
@@ -108,13 +108,13 @@ enum NetworkCameraSource {
 
     /// A stream the recording does not take (the camera's sound, a second picture) goes to a sink that
     /// takes anything at once: left unlinked, it could stop the source that carries both. The recording's
-    /// end does not wait for it: counted, it held the end of every recording whose camera sent sound
-    /// and came back once.
+    /// end does not wait for it: counted as a sink, it held the stop of a recording whose camera sent
+    /// sound and had been called again (the stop timed out).
     private static func discard(_ pad: Pad, in bin: Bin) {
         guard let sink = try? ElementFactory.fakesink.make() else { return }
         try? sink.set("sync", false)
         try? sink.set("async", false)
-        sink.leaveOutOfEndOfStream()
+        sink.leaveOutOfSinks()
         guard (try? bin.add([sink])) != nil else { return }
         try? pad.link(to: try sink.staticPad("sink"))
         _ = sink.syncStateWithParent()

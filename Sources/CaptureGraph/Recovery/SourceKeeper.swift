@@ -68,9 +68,9 @@ final class SourceKeeper: @unchecked Sendable {
     private let awaitingReturn = Locked(false)
     private let lastPicture = Locked<Sample?>(nil)
     private let stopping = Locked(false)
-    /// What stands in for a camera while it is lost (nil for a microphone), and a network camera's sound
-    /// when a microphone takes it.
+    /// What stands in for a camera while it is lost; nil for a microphone.
     private let slate: Slate?
+    /// A network camera's sound, when a microphone takes it: heard while the camera is.
     private let sound: CameraSound?
 
     /// Takes over the source the pipeline was built with: its end-of-stream is held from now on.
@@ -110,7 +110,7 @@ final class SourceKeeper: @unchecked Sendable {
             if kept.startsDetached {
                 // An optional camera: in its place, a slate until it can be opened, tried at once. A network
                 // camera is called at once too, and counts as lost only if that fails.
-                if network != nil {
+                if kept.networkCamera != nil {
                     connecting = true
                     lostReason = .unavailable("connecting")
                     awaitingReturn.withValue { $0 = true }
@@ -136,7 +136,7 @@ final class SourceKeeper: @unchecked Sendable {
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
             guard let source, message.isFrom(source) || message.isFrom(within: source) else { return }
-            lose(.failed(network.map { $0.hidingSecrets(in: NetworkCameraSource.failure(reason, detail: detail)) } ?? reason), at: time)
+            lose(.failed(kept.networkCamera.map { $0.hidingSecrets(in: NetworkCameraSource.failure(reason, detail: detail)) } ?? reason), at: time)
             takeOutSource()
         }
     }
@@ -162,7 +162,6 @@ final class SourceKeeper: @unchecked Sendable {
     func endOfStream() {
         stopping.withValue { $0 = true }
         _ = try? pipeline[kept.end]?.staticPad("sink").sendEndOfStream()
-        sound?.endOfStream()
     }
 
     /// Stops the timer; the pipeline's teardown takes the elements.
@@ -191,7 +190,7 @@ final class SourceKeeper: @unchecked Sendable {
             if silence >= timeout {
                 lose(.silent(silence), at: now)
                 // A stalled stream is not waited for: the camera is called again.
-                if network != nil { takeOutSource() }
+                if kept.networkCamera != nil { takeOutSource() }
             }
         } else if source == nil, ContinuousClock.now - lastAttempt >= retryInterval {
             attach()
@@ -210,11 +209,10 @@ final class SourceKeeper: @unchecked Sendable {
     /// second for the first three, then twice as long each time up to 8 s, so that a camera down for
     /// the day is not called ten times a second by a room of recorders.
     private var retryInterval: Duration {
-        guard network != nil else { return .seconds(1) }
+        guard kept.networkCamera != nil else { return .seconds(1) }
         return .seconds(1 << min(3, max(0, attemptsSinceFrame - 3)))
     }
 
-    private var network: NetworkCamera? { kept.networkCamera }
 
     private func lose(_ reason: InterruptionReason, at time: Duration) {
         if connecting {
@@ -245,6 +243,7 @@ final class SourceKeeper: @unchecked Sendable {
             slate?.hide(showing: camera)
             removePlaceholder()
         }
+        sound?.returned()
         lostReason = nil
         if connecting { connecting = false } else { report?(.back(at: now)) }
     }

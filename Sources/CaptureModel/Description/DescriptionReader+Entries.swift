@@ -131,9 +131,20 @@ extension DescriptionReader {
                                     "circular", "zone-plate", "checkers-8", "red", "green", "blue", "white", "black"]
 
     /// A microphone that takes a camera's sound (`camera: hall`) names a network camera of the same
-    /// description that can send sound: an MJPEG camera sends pictures only.
-    static func checkCameraSound(_ microphone: PipelineDescription.Entry, cameras: [PipelineDescription.Entry]) throws {
-        guard case .cameraSound(let name) = microphone.spec else { return }
+    /// description that can carry sound (an MJPEG camera sends pictures only), and no other microphone
+    /// takes it: the camera's keeper links its sound into one branch.
+    static func checkCameraSounds(_ microphones: [PipelineDescription.Entry], cameras: [PipelineDescription.Entry]) throws {
+        var taken: [String: String] = [:]
+        for microphone in microphones {
+            guard case .cameraSound(let name) = microphone.spec else { continue }
+            try checkCameraSound(microphone, named: name, cameras: cameras)
+            if let other = taken.updateValue(microphone.name, forKey: name) {
+                throw microphone.location.error("microphone '\(microphone.name)': camera '\(name)' gives its sound to microphone '\(other)' already")
+            }
+        }
+    }
+
+    private static func checkCameraSound(_ microphone: PipelineDescription.Entry, named name: String, cameras: [PipelineDescription.Entry]) throws {
         guard let camera = cameras.first(where: { $0.name == name }) else {
             throw microphone.location.error("microphone '\(microphone.name)': no camera named '\(name)' (cameras: \(cameras.map(\.name).joined(separator: ", ")))")
         }

@@ -35,7 +35,7 @@ enum DescriptionReader {
                 throw entries[SessionLimits.microphones].error("pipcam records at most two microphones")
             }
             description.microphones = try entries.map { try entry($0, camera: false) }
-            for microphone in description.microphones { try checkCameraSound(microphone, cameras: description.cameras) }
+            try checkCameraSounds(description.microphones, cameras: description.cameras)
         }
         var names = Set<String>()
         for entry in description.cameras + description.microphones where !names.insert(entry.name).inserted {

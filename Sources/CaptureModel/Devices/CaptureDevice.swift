@@ -135,9 +135,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         return false
     }
 
-    /// Whether the camera sends sound with its pictures that a microphone can take: an RTSP or SRT
-    /// stream may (MJPEG over HTTP carries pictures only).
-    public var sendsSound: Bool {
+    /// Whether the camera's stream can carry sound beside its pictures, for a microphone to take: an RTSP
+    /// or SRT stream can (MJPEG over HTTP carries pictures only).
+    public var carriesSound: Bool {
         if case .network(let camera) = source { return camera.kind != .http }
         return false
     }

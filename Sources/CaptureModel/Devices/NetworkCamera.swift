@@ -31,9 +31,9 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
     /// jitter is absorbed within it (RTSP's jitter buffer, SRT's retransmissions).
     public var latency: Duration = Self.defaultLatency
     /// How long after the moment it shows the camera sends a picture (its encoder's own delay, as its
-    /// maker states it or as the sync preset measures it): pipcam places each picture, and the camera's
-    /// sound with it, that much earlier, in step with the microphones. Nothing tells it otherwise: the
-    /// stream carries when a picture was sent, not when it was seen.
+    /// maker states it or as the sync preset measures it): pipcam places each picture that much earlier,
+    /// in step with the microphones, and the camera's own sound with it, as the camera sent the two.
+    /// Nothing tells it otherwise: the stream carries when a picture was sent, not when it was seen.
     public var delay: Duration = .zero
     public var transport = Transport.automatic
 

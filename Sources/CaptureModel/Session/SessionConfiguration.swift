@@ -198,7 +198,7 @@ public struct SessionConfiguration: Sendable {
 
     /// Checks the whole graph: what `commitConfiguration()` runs before touching anything.
     public func validate() throws {
-        var seen = Set<String>()
+        var seen = Set<String>(), soundsTaken = Set<String>()
         for input in inputs {
             guard seen.insert(input.id).inserted else { throw CaptureError.invalidConfiguration("input '\(input.id)' is in the session twice") }
             if let format = input.activeFormat, let problem = Self.problem(with: format, rate: input.activeFrameRate, on: input.device) {
@@ -208,9 +208,10 @@ public struct SessionConfiguration: Sendable {
             if case .file(let path) = input.device.source, let problem = ReadableFile.problem(at: path) {
                 throw CaptureError.invalidConfiguration("camera '\(input.id)': the clip \(path) \(problem)")
             }
-            // A camera's sound comes over the camera's connection: a camera of the session that sends some.
-            if case .cameraSound(let camera) = input.device.source, self.input(camera)?.device.sendsSound != true {
-                throw CaptureError.invalidConfiguration("microphone '\(input.id)': '\(camera)' is not a network camera of the session that sends sound (rtsp:// or srt://)")
+            // A camera's sound comes over its connection (its keeper links it), to one microphone.
+            if case .cameraSound(let camera) = input.device.source, self.input(camera)?.device.carriesSound != true || !soundsTaken.insert(camera).inserted {
+                let why = self.input(camera)?.device.carriesSound == true ? "gives its sound to one microphone only" : "is not a network camera of the session that carries sound (rtsp:// or srt://)"
+                throw CaptureError.invalidConfiguration("microphone '\(input.id)': camera '\(camera)' \(why)")
             }
         }
         var checked = SessionConfiguration()
