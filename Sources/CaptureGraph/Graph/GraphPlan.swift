@@ -79,8 +79,8 @@ public struct GraphPlan: Sendable {
 
     /// A microphone that takes a network camera's sound: the camera's source sends its sound into `next`,
     /// made into the session's sound by `output`, which joins the microphone's switch once the source is
-    /// first made. Until the sound comes, and while the camera is lost, the switch's `sink_0` sends the
-    /// `silence` source's sound; the keeper ends the branch at `end`.
+    /// first made. Until the camera's first picture, and while it is lost, the switch's `sink_0` sends the
+    /// `silence` source's sound; the recording's end goes in at `end`, below the switch.
     public struct SoundParts: Sendable {
         public let next: ElementHandle<Element>
         public let output: ElementHandle<Element>

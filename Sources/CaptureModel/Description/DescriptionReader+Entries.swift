@@ -151,7 +151,7 @@ extension DescriptionReader {
         guard case .network(let network) = camera.spec else {
             throw microphone.location.error("microphone '\(microphone.name)': camera '\(name)' is not a network camera (url:); a webcam's microphone is a sound card of its own: give its device")
         }
-        guard network.kind != .http else {
+        guard network.carriesSound else {
             throw microphone.location.error("microphone '\(microphone.name)': camera '\(name)' sends MJPEG over HTTP, which carries no sound")
         }
     }

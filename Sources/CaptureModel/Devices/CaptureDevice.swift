@@ -135,10 +135,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         return false
     }
 
-    /// Whether the camera's stream can carry sound beside its pictures, for a microphone to take: an RTSP
-    /// or SRT stream can (MJPEG over HTTP carries pictures only).
+    /// Whether the camera's stream can carry sound beside its pictures, for a microphone to take.
     public var carriesSound: Bool {
-        if case .network(let camera) = source { return camera.kind != .http }
+        if case .network(let camera) = source { return camera.carriesSound }
         return false
     }
 

@@ -66,6 +66,10 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         self.address = address
     }
 
+    /// Whether the stream can carry sound beside the pictures: RTSP and MPEG-TS over SRT can, multipart
+    /// JPEG over HTTP cannot.
+    public var carriesSound: Bool { kind != .http }
+
     /// `srt://:port`: pipcam listens, and the camera calls it.
     public var isSRTListener: Bool { kind == .srt && (URLComponents(string: address)?.host ?? "").isEmpty }
 
