@@ -37,7 +37,7 @@ public struct SyncOffsets: Sendable {
         let steps = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
         let frame = steps[steps.count / 2]
         let flashes = flashInstants(times: times, lumas: lumas, frame: frame)
-        let beeps = beepInstants(try samples(path: path, stream: audio), rate: 48000)
+        let beeps = try beepTimes(path: path, audio: audio)
         let pairs = flashes.compactMap { flash in
             beeps.min { abs($0 - flash) < abs($1 - flash) }.flatMap { abs($0 - flash) < 0.5 ? Pair(flash: flash, beep: $0) : nil }
         }
@@ -52,6 +52,12 @@ public struct SyncOffsets: Sendable {
             guard lumas[index] > lit, lumas[index - 1] <= lit else { return nil }
             return times[index] + frame * (1 - min(1, lumas[index] / 255))
         }
+    }
+
+    /// When each beep of audio stream `audio` begins, in the file's time (seconds): a second microphone's
+    /// beeps, read without the picture.
+    public static func beepTimes(path: String, audio: Int) throws -> [Double] {
+        beepInstants(try samples(path: path, stream: audio), rate: 48000)
     }
 
     /// A beep starts with a rising sine at half of full scale: its first sample over an eighth of full
