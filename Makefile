@@ -3,8 +3,9 @@ SWIFT ?= swift
 PIPCAM = .build/debug/pipcam
 export G_DEBUG = fatal-criticals
 
-# `make install` puts pipcam on the PATH: a release build, completions for bash, zsh and fish, and a man
-# page, under $(DESTDIR)$(PREFIX). `make uninstall` removes those files again, and nothing else.
+# `make install` puts pipcam on the PATH: a release build, completions for bash, zsh and fish, a man
+# page, and systemd units for `pipcam serve` (a user's, and a machine's per user: pipcam-serve@USER),
+# under $(DESTDIR)$(PREFIX). `make uninstall` removes those files again, and nothing else.
 PREFIX ?= /usr/local
 # The release build has a scratch path of its own: it never waits for `swift test`'s lock on .build.
 RELEASE = .build-release
@@ -16,7 +17,9 @@ INSTALLED = bin/pipcam \
 	share/bash-completion/completions/pipcam \
 	share/zsh/site-functions/_pipcam \
 	share/fish/vendor_completions.d/pipcam.fish \
-	share/man/man1/pipcam.1
+	share/man/man1/pipcam.1 \
+	lib/systemd/user/pipcam-serve.service \
+	lib/systemd/system/pipcam-serve@.service
 
 .PHONY: deps test-deps build demo test unit test-devices release install uninstall clean
 
@@ -57,7 +60,7 @@ test-devices: test-deps
 # on root's PATH (sudo resets PATH).
 release: $(STAGED)
 
-$(STAGED): Makefile Package.swift $(shell find Sources -type f) | deps
+$(STAGED): Makefile Package.swift $(shell find Sources systemd -type f) | deps
 	$(SWIFT) build -c release --scratch-path $(RELEASE) --product pipcam
 	rm -f $(MANUAL)
 	$(SWIFT) package --scratch-path $(RELEASE) plugin generate-manual
@@ -68,14 +71,19 @@ $(STAGED): Makefile Package.swift $(shell find Sources -type f) | deps
 	$(STAGE)/bin/pipcam --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_pipcam
 	$(STAGE)/bin/pipcam --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/pipcam.fish
 	cp $(MANUAL) $(STAGE)/share/man/man1/pipcam.1
+	cp systemd/pipcam-serve.service $(STAGE)/lib/systemd/user/pipcam-serve.service
+	cp systemd/pipcam-serve@.service $(STAGE)/lib/systemd/system/pipcam-serve@.service
 	touch $@
 
+# The units name pipcam where it is installed (PREFIX/bin), written in as they are installed.
 install: $(STAGED)
 	@for file in $(INSTALLED); do \
 		case $$file in bin/*) mode=755 ;; *) mode=644 ;; esac; \
 		echo "install $(DESTDIR)$(PREFIX)/$$file"; \
-		install -D -m $$mode $(STAGE)/$$file "$(DESTDIR)$(PREFIX)/$$file" || exit 1; \
-	done
+		source=$(STAGE)/$$file; \
+		case $$file in lib/systemd/*) sed 's|@BINDIR@|$(PREFIX)/bin|' $$source > $(STAGE)/unit.tmp; source=$(STAGE)/unit.tmp ;; esac; \
+		install -D -m $$mode $$source "$(DESTDIR)$(PREFIX)/$$file" || exit 1; \
+	done; rm -f $(STAGE)/unit.tmp
 
 uninstall:
 	@for file in $(INSTALLED); do \

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "pipcam",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "pipcam", targets: ["pipcam"]),
         .library(name: "GStreamer", targets: ["GStreamer"]),
@@ -15,6 +15,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Layer 1: the C API, with macros and variadic calls shimmed as inline functions.
@@ -43,10 +46,20 @@ let package = Package(
         .target(name: "CaptureGraph", dependencies: ["CaptureModel", "GStreamer", "LinuxIO", "Locking"]),
         // Layer 4: the capture session, on the graph and the model; it never imports GStreamer.
         .target(name: "Capture", dependencies: ["CaptureGraph", "CaptureModel", "LinuxIO", "Locking"]),
+        // Layer 5, beside the command line: the web page and its API (HTTP, a WebSocket, Prometheus's
+        // metrics) on a running session. It knows the session, never the graph; the commands it carries
+        // are the command line's, handed to it as one function.
+        .target(
+            name: "WebRemote",
+            dependencies: ["Capture", "Locking",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
         // Layer 5: the command line.
         .executableTarget(
             name: "pipcam",
-            dependencies: ["Capture", "Locking", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Capture", "WebRemote", "Locking", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // What the tests share: running commands, the smallest full session, and reading recordings back
         // with ffprobe and ffmpeg.
@@ -55,7 +68,7 @@ let package = Package(
         // between picture and sound read from a recording (the tests' `SyncOffsets`), for `bench/soak`.
         .executableTarget(name: "sync-signals", dependencies: ["GStreamer", "PipcamTestSupport"], path: "Tests/SyncSignals"),
         // Pure code in seconds, without running a pipeline: `make unit`.
-        .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "LinuxIO", "Locking", "PipcamTestSupport"],
+        .testTarget(name: "UnitTests", dependencies: ["pipcam", "Capture", "CaptureGraph", "CaptureModel", "LinuxIO", "Locking", "PipcamTestSupport", "WebRemote"],
                     exclude: ["Golden"]),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "Locking"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CaptureGraph", "CaptureModel", "LinuxIO", "Locking", "PipcamTestSupport"]),

@@ -53,6 +53,11 @@ final class CameraControlKeeper: @unchecked Sendable {
         return written
     }
 
+    /// Every control of a camera, as the device reports it now.
+    func all(camera id: String) throws -> [CameraControl] {
+        try controls(of: id).all()
+    }
+
     /// Puts every control of a camera back to the driver's default, automatic modes first (a manual
     /// value is refused while its automatic mode is on, and comes back once it is off).
     func reset(camera id: String) throws -> [CameraControl] {

@@ -12,6 +12,11 @@ extension CaptureSession {
         return written
     }
 
+    /// Every control of a camera as it is now (what `pipcam controls` lists), for sliders and menus.
+    public func controls(camera id: String) throws -> [CameraControl] {
+        try running().controls.all(camera: id)
+    }
+
     /// Puts every control of a camera back to its default; returns them all, read back.
     public func resetControls(camera id: String) throws -> [CameraControl] {
         let (graph, controls) = try running()

@@ -9,6 +9,10 @@ extension CaptureSession {
         try locked { graph }?.setPreviewOverlay(text)
     }
 
+    /// The preview's JPEG pictures from now on (the web page's live view). Their branch runs while any
+    /// such stream is read, and stops when the last one ends.
+    public func previewPictures() throws -> AsyncStream<PreviewPicture> { try previewWatchers.pictures(of: self) }
+
     /// Turns a camera or a microphone off or on in every output it is connected to, in place: its valves
     /// turn its buffers into gaps, so the picture and the sound go on without it and no file is cut.
     public func setInputEnabled(_ enabled: Bool, inputID: String) async throws {

@@ -24,6 +24,8 @@ public final class CaptureSession: @unchecked Sendable {
     /// Screens shared through the desktop's portal, asked for at the first start and kept across commits.
     let screens = ScreenShares()
     let operations = OperationChain()
+    /// Who watches the preview's pictures, which are made only while someone does.
+    let previewWatchers = PreviewWatchers()
     let eventContinuation: AsyncStream<SessionEvent>.Continuation
 
     /// Every event the session reports, in order.

@@ -24,7 +24,10 @@ enum SessionWatches {
         }
         var policy = configuration.throttlePolicy
         if configuration.replay == .fast { policy.isEnabled = false }
-        running.attach(pressureWatch: pressure(of: running, policy: policy, apply: { [weak session] in try await session?.applyThrottle($0, to: running) },
+        running.attach(pressureWatch: pressure(of: running, policy: policy, apply: { [weak session] settings in
+            guard let session else { return }
+            try await ThrottleStep.apply(settings, to: running, in: session)
+        },
                                                report: report))
         if let movie = configuration.movieFile, movie.writesFile { disk(of: running, path: movie.path, report: report, stop: stop) }
         if let limit { self.limit(limit + limitGrace, of: running, stop: stop) }

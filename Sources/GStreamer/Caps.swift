@@ -189,6 +189,12 @@ public struct Structure: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// A list of numbers (one per channel, as the level element posts them).
+    public func doubles(_ field: String) -> [Double] {
+        guard case .list(let items) = self[field] else { return [] }
+        return items.compactMap { if case .value(.double(let number)) = $0 { number } else { nil } }
+    }
+
     public func string(_ field: String) -> String? {
         if case .value(let value) = self[field] { return value.stringValue }
         return nil

@@ -17,9 +17,13 @@ struct Check: AsyncParsableCommand {
     @Flag(name: .long, help: "Measure the machine again instead of using the kept measurement.")
     var recalibrate = false
 
+    @Flag(name: .customLong("live-view"), help: "Count the web page's live picture too, as `record --web` and `serve` make it while watched.")
+    var liveView = false
+
     func run() async throws {
         // The recording's cost, with nothing recorded: its file is only named.
-        let configuration = try sessionOptions.configuration(outputPath: nil)
+        var configuration = try sessionOptions.configuration(outputPath: nil)
+        if liveView { configuration.attachPreviewPictures() }
         let budget = try await CostCheck.measuredBudget(remeasure: recalibrate) {
             FileHandle.standardError.write(Data("measuring this machine (a few seconds, once)…\n".utf8))
         }

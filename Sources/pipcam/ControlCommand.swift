@@ -15,10 +15,15 @@ enum ControlCommand: Sendable, Equatable {
     /// Mutes or unmutes a microphone; nil toggles it.
     case mute(id: String, muted: Bool?)
     case photo
+    /// Starts a recording (`pipcam serve`).
+    case record
+    /// Ends the recording: under `serve`, the recording alone; else the session.
     case stop
     case status
     /// Sets a camera's controls (`ControlSettings`), or puts them all back to their defaults.
     case control(camera: String, change: ControlChange)
+    /// Every control of each camera (or of one) as it is now: range, default, value, menu.
+    case controls(camera: String?)
     /// The controls the second camera follows the first in (none: it stops following).
     case match([String])
     /// Starts or stops a stream; nil toggles it.
@@ -29,7 +34,7 @@ enum ControlCommand: Sendable, Equatable {
         case reset
     }
 
-    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "stop", "status", "control", "match", "stream"]
+    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "record", "stop", "status", "control", "controls", "match", "stream"]
 
     /// One line of the control socket: `{"command":"corner","corner":"top-left"}`.
     init(jsonLine line: String) throws {
@@ -69,6 +74,7 @@ enum ControlCommand: Sendable, Equatable {
         case "mute": self = .mute(id: try id(), muted: fields.muted)
         case "stream": self = .stream(id: try id(), enabled: fields.enabled)
         case "photo": self = .photo
+        case "record": self = .record
         case "stop": self = .stop
         case "status": self = .status
         case "control":
@@ -83,6 +89,7 @@ enum ControlCommand: Sendable, Equatable {
                 guard !settings.isEmpty else { throw CLIError("\"control\" needs \"set\", \"lock\", \"unlock\" or \"reset\"") }
                 self = .control(camera: camera, change: .set(settings))
             }
+        case "controls": self = .controls(camera: fields.camera)
         case "match":
             guard let names = fields.controls?.names else { throw CLIError("\"match\" needs \"controls\": the names the second camera follows the first in ([] stops)") }
             self = .match(names)

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Locking
 
 /// Carries out `ControlCommand`s on a running session and answers each with one JSON line:
 /// `{"ok":true,…state…}` or `{"ok":false,"error":"…"}`. Every change is a live commit (pad positions,
@@ -9,6 +10,10 @@ struct ControlCommandRunner: Sendable {
     /// Where photos go; nil when the command was started without `--photos`.
     let photoDirectory: String?
     let photoOptions: PhotoOptions
+    /// `pipcam serve`'s recordings on command; nil for `record` and `preview`.
+    var recorder: ServeRecorder?
+    /// The last pressure sample's level and throttle step, for the status.
+    let pressure = Locked<(level: PressureLevel, step: Int)?>(nil)
 
     /// Cameras and microphones in the order of the session's inputs: what keys 1/2 and m/n refer to.
     var cameraIDs: [String] { session.configuration.inputs.filter(\.device.isCamera).map(\.id) }
@@ -39,12 +44,33 @@ struct ControlCommandRunner: Sendable {
                 guard let photoDirectory else { throw CLIError("photos are off: start with --photos DIR") }
                 let result = try await session.capturePhoto(photoOptions.settings(directory: photoDirectory), events: PhotoOptions.show)
                 extra["photo"] = .string(result.sidecar)
+            case .record:
+                guard let recorder else {
+                    throw CLIError(session.configuration.movieFile == nil ? "this pipcam only previews: record with pipcam record or pipcam serve" : "already recording")
+                }
+                extra["started"] = .string(try await recorder.start(on: session))
             case .stop:
+                if let recorder {
+                    extra["finished"] = .string(try await recorder.stop(on: session))
+                    break
+                }
                 // Answered first, so the asker hears back before the socket closes with the session.
                 Task { _ = try? await session.stopRunning() }
                 extra["stopping"] = true
             case .status:
                 break
+            case .controls(let camera):
+                if let camera { try check(camera, isCamera: true) }
+                var listing: [String: JSONValue] = [:]
+                for id in camera.map({ [$0] }) ?? cameraIDs {
+                    do {
+                        listing[id] = try JSONValue(encoding: session.controls(camera: id))
+                    } catch where camera == nil {
+                        // Asked for all: a camera without controls (drawn, a clip, on the network) lists none.
+                        listing[id] = .array([])
+                    }
+                }
+                extra["controls"] = .object(listing)
             case .match(let names):
                 try session.matchControls(names)
                 extra["match"] = .array(names.map { .string($0) })
@@ -77,6 +103,17 @@ struct ControlCommandRunner: Sendable {
             state["elapsed"] = .number(status.elapsed.seconds, places: 3)
             // Inputs whose device is away, with the recording time it went.
             state["lost"] = .object(Dictionary(uniqueKeysWithValues: status.away.map { ($0.inputID, .number($0.since.seconds, places: 3)) }))
+            state["dropped"] = .integer(status.dropped)
+            if let size = status.fileSize { state["size"] = .integer(Int(size)) }
+            state["streams"] = .object(Dictionary(status.streams.map { ($0.stream, JSONValue.string($0.state.rawValue)) }) { $1 })
+            state["levels"] = status.soundLevelsJSON
+        }
+        if let path = configuration.movieFile?.path {
+            state["file"] = .string(path)
+            if let free = FreeSpace.bytes(at: path) { state["free"] = .integer(Int(free)) }
+        }
+        if let pressure = pressure.value {
+            state["pressure"] = .object(["level": .string(pressure.level.description), "step": .integer(pressure.step)])
         }
         return state
     }

@@ -1,32 +1,38 @@
 import Capture
 import Foundation
 import Locking
+import WebRemote
 
-/// Everything that changes a running session from outside: the control socket, the terminal's keys, the
-/// preview window's keys, SIGUSR1 (a photo: `kill -USR1 <pid>`), and the preview's overlay line. Started
+/// Everything that changes a running session from outside: the control socket, the web page, the
+/// terminal's keys, the preview window's keys, SIGUSR1 (a photo: `kill -USR1 <pid>`), and the preview's
+/// overlay line. Started
 /// once the session runs; `drain()` waits for commands under way (a photo being encoded), `finish()`
 /// lets go of all of it.
 final class ControlInputs: @unchecked Sendable {
     private let control: ControlCommandRunner
     private var socket: ControlSocket?
+    private var web: WebRemote?
     private var terminal: TerminalKeys?
     private var tasks: [Task<Void, Never>] = []
     private var photoSignal: DispatchSourceSignal?
     /// Commands from keys and signals still being carried out.
     private let running = Locked<[Task<Void, Never>]>([])
-    private let pressure = Locked<PressureLevel?>(nil)
 
-    init(session: CaptureSession, options: LiveOptions, photoDirectory: String?, photoOptions: PhotoOptions) throws {
-        let control = ControlCommandRunner(session: session, photoDirectory: photoDirectory, photoOptions: photoOptions)
+    init(session: CaptureSession, options: LiveOptions, photoDirectory: String?, photoOptions: PhotoOptions, recorder: ServeRecorder? = nil) async throws {
+        let control = ControlCommandRunner(session: session, photoDirectory: photoDirectory, photoOptions: photoOptions, recorder: recorder)
         self.control = control
-        if let path = options.control {
-            socket = try ControlSocket(path: path) { line in
-                do {
-                    return await control.answer(try ControlCommand(jsonLine: line))
-                } catch {
-                    return ControlCommandRunner.line(["ok": false, "error": "\(error)"])
-                }
+        let answer: @Sendable (String) async -> String = { line in
+            do {
+                return await control.answer(try ControlCommand(jsonLine: line))
+            } catch {
+                return ControlCommandRunner.line(["ok": false, "error": "\(error)"])
             }
+        }
+        if let path = options.control {
+            socket = try ControlSocket(path: path, handle: answer)
+        }
+        if let address = try options.webAddress() {
+            web = try await WebRemote(address: address, token: try Self.token(for: address), session: session, answer: answer)
         }
         terminal = TerminalKeys { [weak self] key in self?.press(key) }
         signal(SIGUSR1, SIG_IGN)
@@ -38,7 +44,7 @@ final class ControlInputs: @unchecked Sendable {
             tasks.append(Task { [weak self] in
                 for await key in preview.keys.presses { self?.press(key) }
             })
-            if preview.showsOverlay { tasks.append(Self.overlay(on: session, pressure: pressure)) }
+            if preview.showsOverlay { tasks.append(Self.overlay(on: session, pressure: control.pressure)) }
         }
     }
 
@@ -58,23 +64,40 @@ final class ControlInputs: @unchecked Sendable {
         running.withValue { $0.append(task) }
     }
 
-    /// Waits for the commands under way, so that no photo is left half-written when the session stops.
+    /// The token a web page off loopback asks for, said on standard error the one time it is made.
+    private static func token(for address: WebAddress) throws -> WebToken? {
+        guard !address.isLoopback else { return nil }
+        let path = WebToken.defaultPath()
+        let (token, made) = try WebToken.loadOrMake(at: path)
+        if made { FileHandle.standardError.write(Data("the web page's token, shown this once (kept in \(path)): \(token.text)\n".utf8)) }
+        return token
+    }
+
+    /// Where the web page is, for the line that says the session started; nil without `--web`.
+    var webURL: String? { web?.url }
+
+    /// Waits for the commands under way, so that no photo is left half-written when the session stops,
+    /// and closes the web page.
     func drain() async {
         photoSignal?.cancel()
         for task in running.value { await task.value }
+        await web?.stop()
     }
 
-    /// Shows the system's pressure level in the preview's overlay (from the session's pressure samples).
-    func showPressure(_ level: PressureLevel) {
-        pressure.withValue { $0 = level }
+    /// An event, for the web page and the status (pressure level and throttle step).
+    func publish(_ event: SessionEvent) {
+        if case .pressure(let sample) = event {
+            control.pressure.withValue { $0 = (sample.reading.level, sample.throttleStep) }
+        }
+        web?.publish(event)
     }
 
     /// Rewrites the preview's overlay twice a second.
-    private static func overlay(on session: CaptureSession, pressure: Locked<PressureLevel?>) -> Task<Void, Never> {
+    private static func overlay(on session: CaptureSession, pressure: Locked<(level: PressureLevel, step: Int)?>) -> Task<Void, Never> {
         Task {
             var overlay = PreviewOverlay(recording: session.configuration.movieFile != nil)
             while !Task.isCancelled {
-                if let status = session.liveStatus() { try? session.setPreviewOverlay(overlay.text(for: status, pressure: pressure.value)) }
+                if let status = session.liveStatus() { try? session.setPreviewOverlay(overlay.text(for: status, pressure: pressure.value?.level)) }
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }

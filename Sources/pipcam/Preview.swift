@@ -20,23 +20,31 @@ struct Preview: AsyncParsableCommand {
     var photo: PhotoOptions
 
     func run() async throws {
-        let preview = try live.previewOutput()
+        // With the web page, a machine without a display still previews: on the page alone.
+        let preview: PreviewOutput
+        do {
+            preview = try live.previewOutput()
+        } catch where live.web != nil {
+            preview = PreviewOutput(sink: nil, showsOverlay: false)
+        }
         // Loaded as for a recording, so the preview shows the cameras as they would be recorded; then the
         // movie file is taken away, before anything runs: the preview composes on its own.
         var configuration = try sessionOptions.configuration(outputPath: nil)
         configuration.attachPreviewOutput(preview)
+        if live.web != nil { configuration.attachPreviewPictures() }
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput()) }
         if let movie = configuration.movieFile { configuration.removeOutput(id: movie.id) }
         let session = try CaptureSession(configuration: configuration)
 
-        let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+        let controls = try await ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
         defer { controls.finish() }
         let stopper = SignalStopper(session: session, notice: "stopping…")
         defer { stopper.cancel() }
         try await session.startRunning()
         let modes = SessionEventPrinter.cameraModes(of: session)
-        FileHandle.standardError.write(Data("previewing with \(preview.sink) (\(modes)); \(ControlCommand.keyHelp)\n".utf8))
+        let web = controls.webURL.map { "; the page at \($0)" } ?? ""
+        FileHandle.standardError.write(Data("previewing \(preview.sink.map { "with \($0)" } ?? "on the web page alone") (\(modes))\(web); \(ControlCommand.keyHelp)\n".utf8))
 
         let outcome = await SessionEventPrinter(recording: nil, controls: controls).run(session)
         if let failure = outcome?.failure { throw CLIError("the preview stopped: \(failure)") }

@@ -20,29 +20,11 @@ struct Record: AsyncParsableCommand {
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("Record in parts of this length or size, each playable alone: OUTPUT, then OUTPUT-2.mkv, … (10m, 1h, 2GB).", valueName: "time|size"))
-    var segment: String?
-
-    @Option(name: .long, help: ArgumentHelp("With --segment, delete the oldest parts: keep this many (48), those of this age (12h, 7d), or this size (20GB).", valueName: "count|age|size"))
-    var keep: String?
-
-    @OptionGroup(title: "Streams")
-    var streamOptions: StreamOptions
+    @OptionGroup
+    var recordingOptions: RecordingOptions
 
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
-
-    @Option(name: .long, help: ArgumentHelp("Write pressure samples and throttle steps to this file, as JSON lines.", valueName: "file.jsonl"))
-    var events: String?
-
-    @Flag(name: .customLong("no-throttle"), help: "Never lower camera sizes or the frame rate under load (pressure is still reported).")
-    var noThrottle = false
-
-    @Option(name: .long, help: ArgumentHelp("Take a photo on SIGUSR1 (kill -USR1 <pid>) into this folder; cameras are then captured at full size.", valueName: "folder"))
-    var photos: String?
-
-    @OptionGroup(title: "Photos")
-    var photo: PhotoOptions
 
     @Flag(name: .long, help: "Also show the picture in a window while recording (the same capture: cameras are opened once).")
     var preview = false
@@ -53,25 +35,6 @@ struct Record: AsyncParsableCommand {
     func validate() throws {
         if let duration, !SessionLimits.recordingSeconds.contains(duration) {
             throw ValidationError("--duration is \(SessionLimits.text(SessionLimits.recordingSeconds)) seconds, not \(duration)")
-        }
-        for (flag, value, parse) in [("--segment", segment, { _ = try Segmenting.parse(segment: $0) }), ("--keep", keep, { _ = try Segmenting.parse(keep: $0) })]
-            as [(String, String?, (String) throws -> Void)] {
-            do { try value.map(parse) } catch { throw ValidationError("\(flag): \(error)") }
-        }
-    }
-
-    /// The command line's parts over the description's: `--segment` replaces its length, `--keep` its rule.
-    private func applySegmenting(to configuration: inout SessionConfiguration) throws {
-        if let segment {
-            var segmenting = try Segmenting.parse(segment: segment)
-            segmenting.keep = configuration.movieFile?.segmenting?.keep
-            configuration.movieFile?.segmenting = segmenting
-        }
-        if let keep {
-            guard configuration.movieFile?.segmenting != nil else {
-                throw CLIError("--keep deletes the oldest parts of a recording in parts: give --segment too (or output.segment)")
-            }
-            configuration.movieFile?.segmenting?.keep = try Segmenting.parse(keep: keep)
         }
     }
 
@@ -109,21 +72,18 @@ struct Record: AsyncParsableCommand {
         }
         let path = try OutputPath.check(output, force: force)
         var configuration = try sessionOptions.configuration(outputPath: path, loaded: description)
-        try applySegmenting(to: &configuration)
-        configuration.streams = try streamOptions.streams(besides: configuration.streams)
-        let photoFolder = try photos.map(PhotoOptions.checkFolder)
-        if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
+        let photoFolder = try recordingOptions.apply(to: &configuration)
         if preview { configuration.attachPreviewOutput(try live.previewOutput()) }
+        if live.web != nil { configuration.attachPreviewPictures() }
         configuration = try await CostGate.admit(configuration, pipeline: sessionOptions.pipeline)
         try OutputPath.checkRoom(for: configuration, path: path)
-        if noThrottle { configuration.throttlePolicy.isEnabled = false }
-        let eventsLog = try events.map { try EventsLog(path: $0, force: force) }
+        let eventsLog = try recordingOptions.events.map { try EventsLog(path: $0, force: force) }
         var analysisLog: AnalysisLog?
         do {
             analysisLog = try analysis.start(on: &configuration, force: force)
             let session = try CaptureSession(configuration: configuration)
             if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
-            let controls = try ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: photo)
+            let controls = try await ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: recordingOptions.photo)
             return Prepared(path: path, session: session, controls: controls, stopper: SignalStopper(session: session),
                             eventsLog: eventsLog, analysisLog: analysisLog)
         } catch {
@@ -143,7 +103,8 @@ struct Record: AsyncParsableCommand {
             throw error
         }
         let modes = SessionEventPrinter.cameraModes(of: recording.session)
-        FileHandle.standardError.write(Data("recording \(recording.path) (\(modes)); Ctrl-C to stop\n".utf8))
+        let web = recording.controls.webURL.map { "; the page at \($0)" } ?? ""
+        FileHandle.standardError.write(Data("recording \(recording.path) (\(modes))\(web); Ctrl-C to stop\n".utf8))
     }
 
     /// The summary on standard output, and a failure or an unfinished file as the one-line error.

@@ -19,6 +19,8 @@ struct SessionEventPrinter {
     let recording: String?
     let controls: ControlInputs
     var eventsLog: EventsLog?
+    /// `pipcam serve`: recordings start and end while the session goes on.
+    var serving = false
 
     func run(_ session: CaptureSession) async -> Outcome? {
         let pressure = Locked("")
@@ -38,9 +40,9 @@ struct SessionEventPrinter {
         var diskFull = false
         for await event in session.events {
             eventsLog?.write(event)
+            controls.publish(event)
             switch event {
             case .pressure(let sample):
-                controls.showPressure(sample.reading.level)
                 let step = sample.throttleStep > 0 ? ", throttled \(sample.throttleStep)" : ""
                 pressure.withValue { $0 = sample.reading.level == .nominal && step.isEmpty ? "" : "pressure \(sample.reading.level)\(step)" }
             case .throttled(let step):
@@ -63,7 +65,12 @@ struct SessionEventPrinter {
             case .stream(let event):
                 say(event.line)
             case .segmentFinished(let summary):
-                say("finished \(summary.path ?? "a file"); recording goes on in the next")
+                if serving {
+                    // Between recordings the graph writes no file; a recording's end says where it went.
+                    if let path = summary.path { say("finished \(path): \(summary.recordedLine)") }
+                } else {
+                    say("finished \(summary.path ?? "a file"); recording goes on in the next")
+                }
             case .stopped(let summary):
                 ticker?.cancel()
                 await controls.drain()

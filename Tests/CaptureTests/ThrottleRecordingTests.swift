@@ -33,10 +33,10 @@ final class ThrottleRecordingTests: XCTestCase {
                 composed.withValue { $0 += 1 }
                 return .pass
             }
-            try await session.applyThrottle(ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15), to: running)
+            try await ThrottleStep.apply(ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15), to: running, in: session)
             note()
             try await self.waitUntil(session, recorded: 3.5)
-            try await session.applyThrottle(ThrottleSettings(frameRate: 30), to: running)
+            try await ThrottleStep.apply(ThrottleSettings(frameRate: 30), to: running, in: session)
             note()
         }
         XCTAssertEqual(modes.value, [
@@ -72,7 +72,7 @@ final class ThrottleRecordingTests: XCTestCase {
         let summary = try await record(configuration, seconds: 4) { session in
             try await self.waitUntil(session, recorded: 1)
             let running = try XCTUnwrap(session.locked { session.graph })
-            try await session.applyThrottle(ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15), to: running)
+            try await ThrottleStep.apply(ThrottleSettings(insetScale: 0.5, mainScale: 0.75, frameRate: 15), to: running, in: session)
             modes.withValue { $0 = (session.runningPlan?.cameraModes ?? [:]).sorted { $0.key < $1.key }.map { $0.value.description } }
         }
         XCTAssertEqual(modes.value, ["1280x720 @ 30 fps", "1280x720 @ 30 fps"], "the tracks' cameras as configured")

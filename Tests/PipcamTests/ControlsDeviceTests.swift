@@ -84,6 +84,7 @@ final class ControlsDeviceTests: XCTestCase {
         """, steps: [
             Self.send(#"{"command":"control","camera":"right","set":{"brightness":60}}"#) + " > $folder/answer.txt",
             Self.send(#"{"command":"control","camera":"right","set":{"zoom":2}}"#) + " > $folder/refused.txt",
+            Self.send(#"{"command":"controls","camera":"right"}"#) + " > $folder/listing.txt",
             "sleep 1.5",
             "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind", "sleep 1", "echo vivid.0 > /sys/bus/platform/drivers/vivid/bind",
             // Stopped two seconds after both cameras are back, however long that takes.
@@ -96,6 +97,13 @@ final class ControlsDeviceTests: XCTestCase {
         let refused = try String(contentsOfFile: "\(folder)/refused.txt", encoding: .utf8)
         XCTAssertTrue(refused.contains("\"ok\":false") && refused.contains("camera 'right': zoom is not a control this camera has"), refused)
         XCTAssertEqual(refused.split(separator: "\n").count, 1)
+        // What the web page draws its sliders from: each control with its range and its value now.
+        let listing = try XCTUnwrap(try StrictJSON.parseLines(try String(contentsOfFile: "\(folder)/listing.txt", encoding: .utf8)).first as? [String: Any])
+        let rightControls = try XCTUnwrap((listing["controls"] as? [String: Any])?["right"] as? [[String: Any]], "\(listing)")
+        let brightness = try XCTUnwrap(rightControls.first { $0["name"] as? String == "brightness" }, "\(rightControls)")
+        XCTAssertEqual(brightness["value"] as? Int, 60)
+        XCTAssertEqual(brightness["minimum"] as? Int, 0)
+        XCTAssertEqual(brightness["maximum"] as? Int, 255)
 
         let change = try XCTUnwrap(events.first { $0["event"] as? String == "control" }, "the change is in the events file")
         XCTAssertEqual(change["camera"] as? String, "right")

@@ -8,6 +8,8 @@ import XCTest
 final class InstallTests: XCTestCase {
     static let installed = [
         ".local/bin/pipcam",
+        ".local/lib/systemd/system/pipcam-serve@.service",
+        ".local/lib/systemd/user/pipcam-serve.service",
         ".local/share/bash-completion/completions/pipcam",
         ".local/share/fish/vendor_completions.d/pipcam.fish",
         ".local/share/man/man1/pipcam.1",
@@ -66,6 +68,16 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(zsh.hasPrefix("#compdef pipcam\n"), String(zsh.prefix(80)))
         let fish = try String(contentsOfFile: "\(prefix)/share/fish/vendor_completions.d/pipcam.fish", encoding: .utf8)
         XCTAssertTrue(fish.contains("complete -c 'pipcam'"), String(fish.prefix(80)))
+
+        // The units start the pipcam installed here, and systemd finds nothing wrong in them.
+        for unit in ["lib/systemd/user/pipcam-serve.service", "lib/systemd/system/pipcam-serve@.service"] {
+            let text = try String(contentsOfFile: "\(prefix)/\(unit)", encoding: .utf8)
+            XCTAssertTrue(text.contains("\nExecStart=\(prefix)/bin/pipcam serve "), unit)
+            XCTAssertTrue(text.contains("\nKillSignal=SIGTERM\n"), "SIGTERM finishes the recording: \(unit)")
+        }
+        let verify = try Command.run(["systemd-analyze", "verify", "--man=no", "\(prefix)/lib/systemd/user/pipcam-serve.service"])
+        XCTAssertEqual(verify.status, 0, verify.output + verify.error)
+        XCTAssertEqual(verify.error.split(separator: "\n").filter { $0.contains("pipcam-serve") }, [], verify.error)
 
         let uninstall = try Command.run(["make", "uninstall", "PREFIX=\(prefix)"], directory: Paths.repository)
         XCTAssertEqual(uninstall.status, 0, uninstall.output + uninstall.error)

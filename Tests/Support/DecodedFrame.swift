@@ -21,6 +21,14 @@ public struct DecodedFrame: Sendable {
         rgb = [UInt8](data)
     }
 
+    /// Decodes a still picture (a PNG, a JPEG) at its own size.
+    public init(image path: String) throws {
+        let probe = try Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path])
+        let size = probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        guard size.count == 2 else { throw ProbeError("no picture size in \(path): \(probe.error)") }
+        try self.init(path: path, at: 0, width: size[0], height: size[1])
+    }
+
     public init(width: Int, height: Int, rgb: [UInt8]) {
         self.width = width
         self.height = height

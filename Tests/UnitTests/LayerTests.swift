@@ -21,6 +21,11 @@ final class LayerTests: XCTestCase {
         XCTAssertEqual(exported.sorted(), ["CaptureModel", "LinuxIO"])
     }
 
+    /// The web page works on the session as the command line does, never on the graph.
+    func testTheWebPageReachesTheGraphOnlyThroughTheSession() throws {
+        try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "CV4L2", "CaptureGraph", "pipcam"], in: "Sources/WebRemote")
+    }
+
     func testTheSessionImportsNoGStreamer() throws {
         try assertNoImports(of: ["GStreamer", "CGStreamer", "CGio", "CV4L2"], in: "Sources/Capture")
     }

@@ -5,7 +5,7 @@ extension SessionConfiguration {
     /// buses given (by input id), against the machine's pixel rates. Validates the configuration first.
     public func hardwareCost(buses: [String: UsbBus], budget: PixelBudget) throws -> HardwareCost {
         let (cameras, picture) = try costLoads()
-        return HardwareCost(cameras: cameras, picture: picture, buses: buses, budget: budget)
+        return HardwareCost(cameras: cameras, picture: picture, liveView: PreviewPictures.load(of: self), buses: buses, budget: budget)
     }
 
     /// What the graph plan asks of each camera, and the picture it composes and encodes.

@@ -114,6 +114,12 @@ extension RunningGraph {
             if message.errorCode == .noSpaceLeft { return .failed(.diskFull(path: writer.currentPath)) }
         }
         if case .element(let structure) = message.kind, writer.note(structure) { return nil }
+        if case .element(let structure) = message.kind, structure.name == "level",
+           let inputID = message.sourceName.flatMap({ plan.input(owning: $0) }) {
+            let level = SoundLevel(peak: structure.doubles("peak").max() ?? SoundLevel.floor, rms: structure.doubles("rms").max() ?? SoundLevel.floor)
+            soundLevels.withValue { $0[inputID] = level }
+            return nil
+        }
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && plan.previewSink.flatMap({ pipeline[$0] }).map({ message.isFrom($0) }) == true:
             return .previewClosed

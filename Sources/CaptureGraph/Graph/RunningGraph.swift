@@ -34,6 +34,8 @@ package final class RunningGraph: @unchecked Sendable {
     private(set) var keepers: [SourceKeeper] = []
     /// Every stretch without a device so far, in order.
     package let interruptions = Locked<[Interruption]>([])
+    /// Each microphone's meter as last read, by input.
+    let soundLevels = Locked<[String: SoundLevel]>([:])
     /// Told when a kept camera is opened again (its input and node): its controls are made there again.
     package let cameraReopened = Locked<(@Sendable (_ inputID: String, _ node: String) -> Void)?>(nil)
 
@@ -118,6 +120,7 @@ package final class RunningGraph: @unchecked Sendable {
                                 dropped: counters.droppedTotal, fileSize: size)
         status.away = away
         status.streams = streams?.status ?? []
+        status.soundLevels = soundLevels.value
         return status
     }
 

@@ -52,7 +52,10 @@ public struct HardwareCost: Sendable {
     /// Computes the cost from plain values: the cameras with the modes they were given, the composed
     /// picture (nil when nothing is composed), which bus each camera sits on (by input id), and the
     /// machine's pixel rates.
-    public init(cameras: [CameraLoad], picture: PictureLoad?, buses: [String: UsbBus], budget: PixelBudget) {
+    /// `liveView` is the web page's live picture (its size and rate) while watched: composed at its size
+    /// and JPEG-encoded, counted at the composite's and the encoder's rates (JPEG costs less than H.264
+    /// per pixel, so this errs on the safe side).
+    public init(cameras: [CameraLoad], picture: PictureLoad?, liveView: (size: PixelSize, frameRate: Double)? = nil, buses: [String: UsbBus], budget: PixelBudget) {
         self.budget = budget
         var parts: [UsbBus: [(CameraLoad, Double)]] = [:]
         var off: [String] = []
@@ -75,11 +78,12 @@ public struct HardwareCost: Sendable {
         func named(_ camera: CameraLoad) -> (String, Double) { ("\(camera.inputID) \(camera.modeText)", camera.pixelRate) }
         let encodedCameras = (picture?.softwareEncoded ?? true) ? cameras.filter(\.encodedAlone) : []
         let pictureItem = picture.map { ("picture \($0.width)x\($0.height) @ \(VideoFormat.rateText($0.frameRate))", $0.pixelRate) }
+        let liveItems = liveView.map { [("live view \($0.size) @ \(VideoFormat.rateText($0.frameRate))", Double($0.size.width * $0.size.height) * $0.frameRate)] } ?? []
         stages = [
             stage(.generate, cameras.filter { $0.origin == .synthetic }.map(named), rate: budget.generate),
             stage(.decode, cameras.filter { [.file, .network].contains($0.origin) || ($0.origin == .device && $0.isMJPEG) }.map(named), rate: budget.decode),
-            stage(.composite, picture == nil ? [] : cameras.filter { $0.origin != .synthetic }.map(named) + [pictureItem!], rate: budget.composite),
-            stage(.encode, (picture?.softwareEncoded == true ? [pictureItem!] + picture!.streamItems : []) + encodedCameras.map(named), rate: budget.encode),
+            stage(.composite, (picture == nil ? [] : cameras.filter { $0.origin != .synthetic }.map(named) + [pictureItem!]) + liveItems, rate: budget.composite),
+            stage(.encode, (picture?.softwareEncoded == true ? [pictureItem!] + picture!.streamItems : []) + encodedCameras.map(named) + liveItems, rate: budget.encode),
         ]
     }
 }

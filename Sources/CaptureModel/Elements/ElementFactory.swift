@@ -12,7 +12,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     case opusdec
     // Good plugins.
     case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
-    case imagefreeze, videobalance
+    case imagefreeze, videobalance, level
     // `pipcam export`: a recording's tracks read back, and written as an MP4 with AAC sound.
     case matroskademux, mp4mux, aacparse
     // A recording in parts (`--segment`).
@@ -67,7 +67,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
              .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec, .uridecodebin: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
-             .imagefreeze, .videobalance, .matroskademux, .mp4mux, .aacparse, .splitmuxsink, .flvmux, .rtspsrc, .souphttpsrc,
+             .imagefreeze, .videobalance, .level, .matroskademux, .mp4mux, .aacparse, .splitmuxsink, .flvmux, .rtspsrc, .souphttpsrc,
              .multipartdemux: "gstreamer1.0-plugins-good"
         case .aacEncoder, .h264Decoder, .h265Decoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"

@@ -66,21 +66,21 @@ public struct SessionConfiguration: Sendable {
         }
     }
 
-    /// Adds a preview and connects every camera the movie file composes (every camera when there is no
-    /// movie file), turned as it records. A front camera is mirrored on screen, as people expect to see
-    /// themselves (`automaticallyAdjustsVideoMirroring`); the recording keeps its own setting.
-    public mutating func attachPreviewOutput(_ output: PreviewOutput) {
+    /// Adds a preview and connects its cameras (`PreviewOutput.cameraConnections`).
+    public mutating func attachPreviewOutput(_ output: PreviewOutput, mirroringFrontCameras: Bool = true) {
         previewOutput = output
-        let recorded = movieConnections(.video)
-        let cameras = recorded.isEmpty ? inputs.filter(\.device.isCamera).prefix(2).map { Connection(from: $0.port, to: output.id) } : recorded
-        for camera in cameras {
-            guard let input = input(camera.inputPorts[0].inputID) else { continue }
-            var connection = Connection(from: input.port, to: output.id)
-            connection.rotation = camera.rotation
-            connection.isVideoMirrored = camera.isVideoMirrored || input.device.position == .front
-            connection.isEnabled = camera.isEnabled
-            connections.append(connection)
-        }
+        connections += output.cameraConnections(in: self, mirroringFrontCameras: mirroringFrontCameras)
+    }
+
+    /// Makes the preview's JPEG pictures for the web page: of the window's preview when there is one,
+    /// else of a preview without a window, composed only while someone watches and shown as recorded (a
+    /// front camera is mirrored for the one who looks into it, not for who watches from elsewhere). The
+    /// microphones are connected to it too, for the page's meters, so they are heard between recordings.
+    public mutating func attachPreviewPictures() {
+        if previewOutput == nil { attachPreviewOutput(PreviewOutput(sink: nil, showsOverlay: false), mirroringFrontCameras: false) }
+        guard let preview = previewOutput, preview.pictures == nil else { return }
+        previewOutput?.pictures = PreviewPictures()
+        connections += preview.microphoneConnections(in: self)
     }
 
     /// Removes an input and every connection from it.
@@ -186,9 +186,9 @@ public struct SessionConfiguration: Sendable {
                 return "\(connection.inputPorts[0].inputID) is already connected to the photo output"
             }
         }
-        if connection.outputID == previewOutput?.id {
-            if connection.mediaType != .video || connection.inputPorts.count > 1 { return "the preview takes one camera per connection" }
-            if connections.filter({ $0.outputID == connection.outputID }).count >= 2 { return "the preview already shows two cameras" }
+        if connection.outputID == previewOutput?.id {  // a microphone's connection is for its meter alone
+            if connection.inputPorts.count > 1 { return "the preview takes one camera or microphone per connection" }
+            if connection.mediaType == .video && connections.filter({ $0.outputID == connection.outputID && $0.mediaType == .video }).count >= 2 { return "the preview already shows two cameras" }
         }
         if connection.outputID == movieFile?.id && connection.mediaType == .video && movieConnections(.video).count >= 2 {
             return "the movie file already composes two cameras"

@@ -85,7 +85,7 @@ struct GraphBuilder {
             addCamera(input, index: index, picture: picture, file: &file)
         }
         file?.addPicture(size: size, rate: rate, to: &plan)
-        if let preview = configuration.previewOutput { PreviewPart(configuration: configuration).addWindow(preview, rate: rate, to: &plan) }
+        if let preview = configuration.previewOutput { PreviewPart(configuration: configuration).addOutputs(preview, rate: rate, to: &plan) }
         for (index, input) in configuration.inputs.enumerated() where !input.device.isCamera {
             addMicrophone(input, index: index, file: &file)
         }
@@ -113,7 +113,7 @@ struct GraphBuilder {
             let tap = configuration.videoDataOutputs.first { $0.id == connection.outputID }
             let buffers = tap?.alwaysDiscardsLateVideoFrames == false ? DataDelivery<VideoDataFrame>.backlog : Self.cameraQueueFrames
             let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: buffers))
-            let valve = plan.add("\(branch)-valve", .valve, Self.valve(connection))
+            let valve = plan.add("\(branch)-valve", .valve, valve(connection))
             let flip = plan.add("\(branch)-flip", .videoflip, Self.flip(connection))
             plan.chain([queue, valve, flip])
             heads.append(queue)
@@ -142,12 +142,20 @@ struct GraphBuilder {
         plan.branchInput = input.id
         defer { plan.branchInput = nil }
         let prefix = "mic" + String(index)
-        let captured = MicrophoneSources(configuration: configuration).add(input, prefix: prefix, to: &plan)
+        let source = MicrophoneSources(configuration: configuration).add(input, prefix: prefix, to: &plan)
+        // The meter: the sound's peak and loudness ten times a second, as it comes from the device.
+        let captured = plan.add("\(prefix)-level", .level, [("interval", .uint(SoundLevel.intervalNanoseconds))])
+        plan.link(source, to: captured)
         var heads: [String] = []
         for connection in connections {
             let branch = "\(prefix)-\(connection.outputID)"
+            // The preview takes a microphone for its meter only.
+            if connection.outputID == configuration.previewOutput?.id {
+                heads.append(plan.addDiscard("\(branch)-discard"))
+                continue
+            }
             let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers))
-            let valve = plan.add("\(branch)-valve", .valve, Self.valve(connection))
+            let valve = plan.add("\(branch)-valve", .valve, valve(connection))
             plan.link(queue, to: valve)
             heads.append(queue)
             if connection.outputID == file?.movie.id {
@@ -160,9 +168,11 @@ struct GraphBuilder {
     }
 
     /// A connection's on/off switch. Switched off, it turns buffers into gaps, so the compositor, mixers
-    /// and muxer carry on without waiting for it.
-    private static func valve(_ connection: Connection) -> [(String, PropertyValue)] {
-        [("drop", .bool(!connection.isEnabled)), ("drop-mode", .string("transform-to-gap"))]
+    /// and muxer carry on without waiting for it. A preview nobody sees (no window, no watcher of its
+    /// pictures) is off too, so it costs no scaling.
+    private func valve(_ connection: Connection) -> [(String, PropertyValue)] {
+        let unseen = connection.outputID == configuration.previewOutput?.id && configuration.previewOutput?.isShown == false
+        return [("drop", .bool(!connection.isEnabled || unseen)), ("drop-mode", .string("transform-to-gap"))]
     }
 
     /// A connection's flip. GStreamer 1.22's videoflip copies every frame when it is created unflipped (it

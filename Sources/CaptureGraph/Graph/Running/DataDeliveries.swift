@@ -2,8 +2,8 @@ import CaptureModel
 import GStreamer
 
 /// What a running graph hands the program at its appsinks: each video and audio data output's samples,
-/// numbered as they arrive (a gap is a discarded one), and the encoded picture's last seconds for live
-/// photos. Holds the subscriptions for as long as the graph runs.
+/// numbered as they arrive (a gap is a discarded one), the preview's JPEG pictures for the web page, and
+/// the encoded picture's last seconds for live photos. Holds the subscriptions for as long as the graph runs.
 final class DataDeliveries: @unchecked Sendable {
     /// The last seconds of the encoded picture, when the photo output takes live photos.
     let livePhotoRing: LivePhotoRing?
@@ -16,6 +16,13 @@ final class DataDeliveries: @unchecked Sendable {
         for output in configuration.videoDataOutputs {
             deliver(output.id, to: output.delivery, discardsLate: output.alwaysDiscardsLateVideoFrames, plan: plan, configuration: configuration,
                     pipeline: pipeline) { VideoDataFrame(sample: $0, cameraID: $1, sequenceNumber: $2) }
+        }
+        if let preview = configuration.previewOutput, let pictures = preview.pictures,
+           let sink = plan.appSinks[preview.id].flatMap({ pipeline[$0] }) {
+            subscriptions.append(sink.onSample { sample in
+                guard let jpeg = try? sample.withBytes({ Array($0) }) else { return }
+                pictures.delivery.offer(PreviewPicture(jpeg: jpeg, sequenceNumber: pictures.delivery.nextSequenceNumber()))
+            })
         }
         for output in configuration.audioDataOutputs {
             deliver(output.id, to: output.delivery, discardsLate: output.alwaysDiscardsLateBuffers, plan: plan, configuration: configuration,
