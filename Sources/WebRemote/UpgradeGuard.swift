@@ -46,7 +46,8 @@ final class UpgradeGuard: ChannelInboundHandler, RemovableChannelHandler {
         if head.headers.contains(name: "upgrade") {
             let path = String(head.uri.prefix { $0 != "?" })
             let verdict = access.verdict(method: head.method.rawValue, path: path, host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin"),
-                                         authorization: head.headers.first(name: "authorization"), cookies: head.headers["cookie"])
+                                         authorization: head.headers.first(name: "authorization"), cookies: head.headers["cookie"],
+                                         fetchSite: head.headers.first(name: "sec-fetch-site"))
             if verdict != .allowed {
                 head.headers.remove(name: "upgrade")
                 head.headers.replaceOrAdd(name: "connection", value: "close")

@@ -5,8 +5,8 @@ import Hummingbird
 /// Who may reach the page, decided before any route: on loopback, only requests addressed to this machine
 /// by name (a page elsewhere cannot rebind its own name to 127.0.0.1 and script pipcam); elsewhere, only
 /// requests carrying the token, as a bearer token or the login form's cookie. A browser's request from
-/// another site's page (its Origin) is refused everywhere, so a WebSocket or a command cannot be
-/// opened from a page the user merely visits.
+/// another site's page (its Origin, or its Sec-Fetch-Site) is refused everywhere, so a WebSocket, a
+/// command or the live picture cannot be opened from a page the user merely visits.
 struct WebAccess: Sendable {
     let token: WebToken?
 
@@ -20,11 +20,16 @@ struct WebAccess: Sendable {
     }
 
     /// The verdict on one request, from its method, path and the headers that matter.
-    func verdict(method: String, path: String, host: String?, origin: String?, authorization: String?, cookies: [String]) -> Verdict {
+    func verdict(method: String, path: String, host: String?, origin: String?, authorization: String?, cookies: [String],
+                 fetchSite: String? = nil) -> Verdict {
         if token == nil, !Self.isLoopbackHost(host ?? "") {
             return .forbidden("this page answers only to this machine's own address (127.0.0.1 or localhost)")
         }
         if let origin, !Self.sameOrigin(origin, host: host ?? "") {
+            return .forbidden("requests from another site's page are refused")
+        }
+        // What a browser says of the page that made the request: only the page itself, or the user typing.
+        if let fetchSite, !["same-origin", "none"].contains(fetchSite.lowercased()) {
             return .forbidden("requests from another site's page are refused")
         }
         guard let token, !(method == "POST" && path == "/login") else { return .allowed }
@@ -78,7 +83,8 @@ struct WebAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         switch access.verdict(method: request.method.rawValue, path: request.uri.path, host: request.head.authority, origin: request.headers[.origin],
-                              authorization: request.headers[.authorization], cookies: request.headers[values: .cookie]) {
+                              authorization: request.headers[.authorization], cookies: request.headers[values: .cookie],
+                              fetchSite: request.headers[HTTPField.Name("Sec-Fetch-Site")!]) {
         case .allowed:
             return try await next(request, context)
         case .forbidden(let reason):

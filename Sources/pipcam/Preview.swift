@@ -21,16 +21,16 @@ struct Preview: AsyncParsableCommand {
 
     func run() async throws {
         // With the web page, a machine without a display still previews: on the page alone.
-        let preview: PreviewOutput
+        let window: PreviewOutput?
         do {
-            preview = try live.previewOutput()
+            window = try live.previewOutput()
         } catch where live.web != nil {
-            preview = PreviewOutput(sink: nil, showsOverlay: false)
+            window = nil
         }
         // Loaded as for a recording, so the preview shows the cameras as they would be recorded; then the
         // movie file is taken away, before anything runs: the preview composes on its own.
         var configuration = try sessionOptions.configuration(outputPath: nil)
-        configuration.attachPreviewOutput(preview)
+        if let window { configuration.attachPreviewOutput(window) }
         if live.web != nil { configuration.attachPreviewPictures() }
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput()) }
@@ -44,7 +44,7 @@ struct Preview: AsyncParsableCommand {
         try await session.startRunning()
         let modes = SessionEventPrinter.cameraModes(of: session)
         let web = controls.webURL.map { "; the page at \($0)" } ?? ""
-        FileHandle.standardError.write(Data("previewing \(preview.sink.map { "with \($0)" } ?? "on the web page alone") (\(modes))\(web); \(ControlCommand.keyHelp)\n".utf8))
+        FileHandle.standardError.write(Data("previewing \(window?.sink.map { "with \($0)" } ?? "on the web page alone") (\(modes))\(web); \(ControlCommand.keyHelp)\n".utf8))
 
         let outcome = await SessionEventPrinter(recording: nil, controls: controls).run(session)
         if let failure = outcome?.failure { throw CLIError("the preview stopped: \(failure)") }

@@ -74,11 +74,15 @@ final class PreviewTests: XCTestCase {
         XCTAssertEqual(width, 640, "the side camera fills the preview after a swap")
     }
 
-    func testAPreviewTakesOneCameraPerConnectionAndTwoAtMost() {
-        let configuration = configuration()
-        let front = configuration.inputs[0]
+    /// Two cameras at most, and each microphone once, for its meter (the web page's).
+    func testAPreviewTakesTwoCamerasAtMostAndEachMicrophoneOnce() throws {
+        var configuration = configuration()
+        let front = configuration.inputs[0], voice = configuration.inputs[2]
         XCTAssertNotNil(configuration.reasonCannotAdd(Connection(from: front.port, to: "preview")), "already shows two cameras")
-        XCTAssertNotNil(configuration.reasonCannotAdd(Connection(from: configuration.inputs[2].port, to: "preview")), "a microphone")
+        XCTAssertNil(configuration.reasonCannotAdd(Connection(from: voice.port, to: "preview")), "a microphone, for its meter")
+        configuration.connections.append(Connection(from: voice.port, to: "preview"))
+        XCTAssertEqual(configuration.reasonCannotAdd(Connection(from: voice.port, to: "preview")), "voice (audio) is already connected to 'preview'")
+        XCTAssertNoThrow(try configuration.validate())
     }
 
     func testWithoutADisplayThereIsNoSinkAndTheErrorSaysWhy() {

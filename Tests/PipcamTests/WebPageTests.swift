@@ -28,7 +28,7 @@ final class WebPageTests: XCTestCase {
         let idle = try WebClient.request(port, "/api/status").json()
         XCTAssertEqual(idle["recording"] as? Bool, false, "\(idle)")
         XCTAssertEqual(Set((idle["microphones"] as? [String: Bool] ?? [:]).keys), ["voice", "room"], "the microphones are heard between recordings: \(idle)")
-        XCTAssertGreaterThanOrEqual(try WebClient.livePictures(port, seconds: 1.5).count, 5, "the live picture between recordings")
+        XCTAssertGreaterThanOrEqual(try WebClient.livePictures(port, count: 5).count, 5, "the live picture between recordings")
 
         let started = try post(port, #"{"command":"record"}"#)
         XCTAssertEqual(started.status, 200, started.text)
@@ -80,11 +80,36 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(foreign.output.trimmingCharacters(in: .whitespacesAndNewlines), #"{"refused": 403}"#, "another site's page: \(foreign.output) \(foreign.error)")
         let rebound = try WebClient.request(port, "/api/status", host: "pages.example:\(port)")
         XCTAssertEqual(rebound.status, 403, "a name that is not this machine's, on loopback")
+        let embedded = try WebClient.request(port, "/live.mjpeg", headers: ["Sec-Fetch-Site": "cross-site"])
+        XCTAssertEqual(embedded.status, 403, "the live picture as an image of another site's page")
 
         record.signal(SIGINT)
         let result = record.wait()
         XCTAssertEqual(result.status, 0, result.error)
         XCTAssertEqual(try MediaProbe.readerWarnings(path: file), "")
+    }
+
+    func testPreviewWithoutADisplayPreviewsOnThePageAlone() throws {
+        let port = freeLocalPort()
+        let preview = try start(["preview", "--pipeline", demo, "--preset", "low", "--web", "127.0.0.1:\(port)"], port: port,
+                                environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        defer { preview.signal(SIGKILL) }
+        let status = try WebClient.request(port, "/api/status").json()
+        XCTAssertEqual(status["recording"] as? Bool, false, "\(status)")
+        let pictures = try WebClient.livePictures(port, count: 5)
+        XCTAssertGreaterThanOrEqual(pictures.count, 5)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("preview-\(port).jpg").path
+        try XCTUnwrap(pictures.last).write(to: URL(fileURLWithPath: file))
+        let picture = try DecodedFrame(image: file)
+        XCTAssertEqual([picture.width, picture.height], [640, 360])
+        XCTAssertGreaterThan(picture.fraction(x: 20, y: 60, width: 380, height: 150) { TestColors.bar($0) != nil }, 0.8, "the bars, as recorded")
+        XCTAssertEqual(TestColors.barsAreMirrored(TestColors.bars(in: picture, row: 150, x: 0, width: 640)), false,
+                       "the page shows the front camera as it is recorded, not mirrored as a selfie window would")
+        XCTAssertTrue(try post(port, #"{"command":"record"}"#).text.contains("only previews"))
+        XCTAssertEqual(try post(port, #"{"command":"stop"}"#).status, 200)
+        let result = preview.wait()
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertTrue(result.error.contains("on the web page alone"), result.error)
     }
 
     func testMetricsParseWithPrometheusOwnParserAndPrometheusScrapesThem() throws {
@@ -148,7 +173,7 @@ final class WebPageTests: XCTestCase {
         let bearer = ["Authorization": "Bearer \(token)"]
         XCTAssertEqual(try WebClient.request(port, "/api/status", headers: bearer).status, 200)
         XCTAssertEqual(try WebClient.request(port, "/metrics", headers: bearer).status, 200)
-        XCTAssertGreaterThan(try WebClient.livePictures(port, seconds: 1, headers: bearer).count, 0)
+        XCTAssertEqual(try WebClient.livePictures(port, count: 2, headers: bearer).count, 2)
         let admitted = try WebClients.python("web-socket-client.py", [String(port), "1", "--header", "Authorization: Bearer \(token)"])
         XCTAssertTrue(admitted.output.hasPrefix(#"{"#) && !admitted.output.contains("refused"), admitted.output)
 

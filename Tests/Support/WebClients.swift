@@ -91,6 +91,13 @@ public final class RawConnection {
         return data
     }
 
+    /// What one read gives: empty when the other end has closed or the read timed out.
+    public func readSome() -> Data {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        return count > 0 ? Data(chunk[0..<count]) : Data()
+    }
+
     /// Whether the other end has closed the connection (a read gives end of file at once).
     public func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
@@ -153,19 +160,26 @@ public enum WebClient {
         }
     }
 
-    /// The JPEG pictures in `seconds` of the live view.
-    public static func livePictures(_ port: Int, seconds: Double, headers: [String: String] = [:]) throws -> [Data] {
+    /// The first `count` JPEG pictures of the live view, or those that came within `seconds`.
+    public static func livePictures(_ port: Int, count: Int = 5, within seconds: Double = 15, headers: [String: String] = [:]) throws -> [Data] {
         let connection = try RawConnection(port: port, timeout: seconds)
         var lines = ["GET /live.mjpeg HTTP/1.1", "Host: 127.0.0.1:\(port)"]
         for (name, value) in headers { lines.append("\(name): \(value)") }
         connection.send(lines.joined(separator: "\r\n") + "\r\n\r\n")
         let deadline = Date().addingTimeInterval(seconds)
         var data = Data()
-        while Date() < deadline {
-            let more = connection.readAll(limit: 1 << 16)
+        var pictures: [Data] = []
+        while pictures.count < count, Date() < deadline {
+            let more = connection.readSome()
             if more.isEmpty { break }
             data.append(more)
+            pictures = Self.jpegs(in: data)
         }
+        return Array(pictures.prefix(count))
+    }
+
+    /// Each whole JPEG (start to end marker) in `data`.
+    private static func jpegs(in data: Data) -> [Data] {
         var pictures: [Data] = []
         var rest = data[...]
         while let start = rest.range(of: Data([0xFF, 0xD8, 0xFF])), let end = rest[start.lowerBound...].range(of: Data([0xFF, 0xD9])) {

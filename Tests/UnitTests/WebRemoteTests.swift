@@ -39,6 +39,14 @@ final class WebRemoteTests: XCTestCase {
         for origin in ["http://pages.example", "http://127.0.0.1:9999", "null", "file://", "http://127.0.0.1:8080.pages.example"] {
             XCTAssertNotEqual(verdict(host: "127.0.0.1:8080", origin: origin), .allowed, origin)
         }
+        // An image or a script of another site's page carries no Origin, but a browser says where it comes from.
+        func fetched(from site: String) -> WebAccess.Verdict {
+            access.verdict(method: "GET", path: "/live.mjpeg", host: "127.0.0.1:8080", origin: nil, authorization: nil, cookies: [], fetchSite: site)
+        }
+        XCTAssertEqual(fetched(from: "same-origin"), .allowed)
+        XCTAssertEqual(fetched(from: "none"), .allowed, "typed into the address bar")
+        XCTAssertNotEqual(fetched(from: "cross-site"), .allowed)
+        XCTAssertNotEqual(fetched(from: "same-site"), .allowed, "another port of this machine is another site's page")
     }
 
     func testOffLoopbackTheTokenIsNeededAsABearerTokenOrTheLoginCookie() {
