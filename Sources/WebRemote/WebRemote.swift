@@ -13,7 +13,7 @@ import NIOCore
 /// second out) and `GET /metrics`. Commands are the control socket's, carried out by the function it is
 /// given, so the page, scripts and keys change the session the same way.
 public final class WebRemote: Sendable {
-    /// The address it listens on, with the port it was given (a port of 0 takes a free one).
+    /// The page's address, as a browser opens it.
     public let url: String
     private let server: Task<Void, any Error>
     private let broadcast: EventBroadcast
@@ -22,8 +22,8 @@ public final class WebRemote: Sendable {
 
     /// Connections open at once; more wait to be accepted, so the page stays reachable for those already in.
     static let maximumConnections = 64
-    /// A connection that sends nothing for this long is closed: one that opens and never speaks, or a
-    /// request that stops half way.
+    /// A connection that sends nothing for this long between requests is closed (before its first
+    /// request, `UpgradeGuard.headTimeout` bounds it).
     static let idleTimeout: TimeAmount = .seconds(20)
     /// The largest command or login form accepted.
     static let maximumBody = 64 * 1024

@@ -5,9 +5,8 @@ import WebRemote
 
 /// Everything that changes a running session from outside: the control socket, the web page, the
 /// terminal's keys, the preview window's keys, SIGUSR1 (a photo: `kill -USR1 <pid>`), and the preview's
-/// overlay line. Started
-/// once the session runs; `drain()` waits for commands under way (a photo being encoded), `finish()`
-/// lets go of all of it.
+/// overlay line. Started once the session runs; `drain()` waits for commands under way (a photo being
+/// encoded), `finish()` lets go of all of it.
 final class ControlInputs: @unchecked Sendable {
     private let control: ControlCommandRunner
     private var socket: ControlSocket?
@@ -28,11 +27,13 @@ final class ControlInputs: @unchecked Sendable {
                 return ControlCommandRunner.line(["ok": false, "error": "\(error)"])
             }
         }
-        if let path = options.control {
-            socket = try ControlSocket(path: path, handle: answer)
-        }
+        // The page first: its address is the likelier to be refused (in use), and a refusal then leaves
+        // no control socket behind.
         if let address = try options.webAddress() {
             web = try await WebRemote(address: address, token: try Self.token(for: address), session: session, answer: answer)
+        }
+        if let path = options.control {
+            socket = try ControlSocket(path: path, handle: answer)
         }
         terminal = TerminalKeys { [weak self] key in self?.press(key) }
         signal(SIGUSR1, SIG_IGN)

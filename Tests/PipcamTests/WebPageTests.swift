@@ -200,6 +200,31 @@ final class WebPageTests: XCTestCase {
         XCTAssertFalse(secondResult.error.contains(token), "never shown again: \(secondResult.error)")
     }
 
+    func testAnAddressInUseOrMalformedIsOneLineAndNothingIsRecorded() throws {
+        let folder = try Paths.scratch("web-address")
+        // Another program holds the port.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let held = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0 }
+        }
+        XCTAssertTrue(held)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        for (web, said) in [("127.0.0.1:\(port)", "the address is in use"), ("127.0.0.1", "needs a port"), ("127.0.0.1:99999", "from 1 to 65535")] {
+            let started = Date()
+            let result = try Command.run([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", demo, "--web", web])
+            XCTAssertNotEqual(result.status, 0, web)
+            XCTAssertTrue(result.error.contains(said), "\(web): \(result.error)")
+            XCTAssertEqual(result.error.split(separator: "\n").count, 1, result.error)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "within seconds")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/out.mkv"), "nothing recorded")
+        }
+    }
+
     func testATokenFileOthersCanReadIsRefused() throws {
         let folder = try Paths.scratch("token-mode")
         try FileManager.default.createDirectory(atPath: folder + "/config/pipcam", withIntermediateDirectories: true)
