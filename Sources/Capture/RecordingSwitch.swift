@@ -17,7 +17,7 @@ public struct RecordingSwitch: Sendable {
     /// a recording is under way.
     public func start(_ recording: SessionConfiguration) async throws {
         guard let movie = recording.movieFile else { throw CaptureError.invalidConfiguration("a recording needs a movie file") }
-        guard session.configuration.movieFile == nil else { throw CaptureError.invalidConfiguration("a recording is under way already") }
+        guard session.configuration.movieFile == nil else { throw CaptureError.invalidConfiguration("already recording") }
         if movie.writesFile { UnfinishedRecordings.repair(besides: movie.path) { session.eventContinuation.yield($0) } }
         try await session.update { configuration in
             guard configuration.movieFile == nil else { return }
@@ -34,12 +34,14 @@ public struct RecordingSwitch: Sendable {
     }
 
     /// Ends the recording: its file is finished (the `segmentFinished` event carries its summary) and the
-    /// session goes on without it.
-    public func stop() async throws {
+    /// session goes on without it. Returns the file.
+    @discardableResult
+    public func stop() async throws -> String {
         guard let movie = session.configuration.movieFile else { throw CaptureError.invalidConfiguration("nothing is being recorded") }
         try await session.update { configuration in
             configuration.removeOutput(id: movie.id)
             configuration.streams = []
         }
+        return movie.path
     }
 }

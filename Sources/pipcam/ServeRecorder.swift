@@ -11,7 +11,6 @@ struct ServeRecorder: Sendable {
 
     /// Starts a recording; returns its file.
     func start(on session: CaptureSession) async throws -> String {
-        guard session.configuration.movieFile == nil else { throw CLIError("already recording") }
         let path = nextPath(at: Date())
         var configuration = recording
         configuration.movieFile?.path = path
@@ -22,9 +21,7 @@ struct ServeRecorder: Sendable {
 
     /// Ends the recording; returns its file, finished.
     func stop(on session: CaptureSession) async throws -> String {
-        guard let path = session.configuration.movieFile?.path else { throw CLIError("nothing is being recorded") }
         try await RecordingSwitch(session: session).stop()
-        return path
     }
 
     /// The folder's file for a recording starting at `date`, in local time; a second recording in the

@@ -203,17 +203,8 @@ final class WebPageTests: XCTestCase {
     func testAnAddressInUseOrMalformedIsOneLineAndNothingIsRecorded() throws {
         let folder = try Paths.scratch("web-address")
         // Another program holds the port.
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (holder, port) = boundLocalSocket(listening: true)
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let held = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0 }
-        }
-        XCTAssertTrue(held)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         for (web, said) in [("127.0.0.1:\(port)", "the address is in use"), ("127.0.0.1", "needs a port"), ("127.0.0.1:99999", "from 1 to 65535")] {
             let started = Date()
             let result = try Command.run([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", demo, "--web", web])

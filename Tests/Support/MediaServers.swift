@@ -74,18 +74,27 @@ public enum MediaServers {
 /// A port on 127.0.0.1 that nothing uses now, from the kernel (bind to port 0, read the port, close), so
 /// tests running side by side never share a fixed one. `udp` for SRT, whose ports are UDP ones.
 public func freeLocalPort(udp: Bool = false) -> Int {
+    let (fd, port) = boundLocalSocket(udp: udp)
+    close(fd)
+    return port
+}
+
+/// A socket bound to 127.0.0.1 on a port the kernel picks, and that port; a TCP one `listening` holds
+/// the port as a server does. The caller closes it.
+public func boundLocalSocket(udp: Bool = false, listening: Bool = false) -> (socket: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
     precondition(fd >= 0, "socket: \(String(cString: strerror(errno)))")
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 && (!listening || listen(fd, 1) == 0)
+        }
     }
     precondition(bound, "bind to 127.0.0.1:0: \(String(cString: strerror(errno)))")
-    return Int(UInt16(bigEndian: address.sin_port))
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }
 
 /// An RTMP server (nginx with libnginx-mod-rtmp) that records what is published to it, a FLV file per
