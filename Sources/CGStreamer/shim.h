@@ -470,13 +470,13 @@ static inline void pc_pad_place_earlier(GstPad *pad, GstClockTime earlier) {
 
 /// The sync microphone's sound (mono S16 at any rate, silent as it arrives): a 1 kHz beep, half of full
 /// scale, on for the first 100 ms of each second, starting at the second itself from a rising zero.
-/// `data` is how long after its time a sample is heard, in nanoseconds: nothing for a microphone, a
-/// pipeline's latency for a sound card that plays it.
+/// `data` is how long after its time a sample is heard, in nanoseconds (signed): nothing for a microphone,
+/// a pipeline's latency for a sound card that plays it, less how late a stand-in for a late one beeps.
 static GstPadProbeReturn pc_probe_sync_beep(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     GstBuffer *buffer = pc_probe_info_buffer(info);
     if (!buffer || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
     GstClockTime start = pc_pad_monotonic_time(pad, GST_BUFFER_PTS(buffer));
-    if (GST_CLOCK_TIME_IS_VALID(start)) start += (GstClockTime)(guintptr)data;
+    if (GST_CLOCK_TIME_IS_VALID(start)) start += (GstClockTime)(gint64)(gintptr)data;
     GstCaps *caps = gst_pad_get_current_caps(pad);
     GstAudioInfo audio;
     gboolean known = caps && gst_audio_info_from_caps(&audio, caps);
@@ -503,8 +503,8 @@ static GstPadProbeReturn pc_probe_sync_beep(GstPad *pad, GstPadProbeInfo *info, 
     return GST_PAD_PROBE_OK;
 }
 
-static inline void pc_pad_sound_sync_beeps(GstPad *pad, GstClockTime heard_after) {
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, pc_probe_sync_beep, (gpointer)(guintptr)heard_after, NULL);
+static inline void pc_pad_sound_sync_beeps(GstPad *pad, gint64 heard_after) {
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, pc_probe_sync_beep, (gpointer)(gintptr)heard_after, NULL);
 }
 
 // MARK: samples taken from pads, and buffers pushed back in

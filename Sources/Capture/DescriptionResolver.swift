@@ -84,6 +84,9 @@ extension PipelineDescription {
         }
         var input = DeviceInput(device: named, activeFormat: format, activeFrameRate: entry.frameRate)
         input.isOptional = entry.optional
+        input.sound = entry.sound
+        input.addedNoise = entry.addedNoise
+        input.beepDelay = entry.beepDelay
         if !entry.controls.isEmpty {
             if let camera = CameraControls(device: named), let offered = try? camera.all() {
                 // Checked against the camera's controls now; made when it opens (and each time it is back).
@@ -200,7 +203,7 @@ extension PipelineDescription {
         case .device(let id): return "'\(id)'"
         case .position(let position): return "position \(position.rawValue)"
         case .syntheticCamera(let pattern): return "test pattern \(pattern)"
-        case .syntheticMicrophone(let frequency): return "tone \(frequency) Hz"
+        case .syntheticMicrophone(let frequency): return frequency > 0 ? "tone \(frequency) Hz" : "silence"
         case .syncMicrophone: return "sync beeps"
         case .desktopDefault: return SoundServer.isRunning() ? "the desktop's default input" : "the desktop's default input (no PipeWire or PulseAudio server is running)"
         case .file(let path): return "clip \(path)"

@@ -13,6 +13,7 @@ extension GraphEvent {
         case .interruptionEnded(let input, let time): return .interruptionEnded(input: input, at: time)
         case .warning(let text): return .warning(text)
         case .stream(let event): return .stream(event)
+        case .sound(let alert): return .sound(alert)
         }
     }
 
@@ -21,7 +22,7 @@ extension GraphEvent {
     var endsRecording: Bool {
         switch self {
         case .previewClosed, .failed, .drained: return true
-        case .interrupted, .interruptionEnded, .warning, .stream: return false
+        case .interrupted, .interruptionEnded, .warning, .stream, .sound: return false
         }
     }
 }

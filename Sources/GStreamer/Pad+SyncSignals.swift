@@ -13,8 +13,10 @@ extension Pad {
     /// Turns the silent mono 16-bit sound passing this pad into the sync microphone's: a 1 kHz beep for the
     /// first 100 ms of each whole second of the system's monotonic clock, starting on the second.
     /// `heardAfter` is how long after its time a sample is heard: zero for what a pipeline records, the
-    /// pipeline's latency for sound a sink plays (it plays each sample that long after its time).
-    public func soundSyncBeeps(heardAfter: Duration = .zero) {
-        pc_pad_sound_sync_beeps(pad, heardAfter.nanoseconds)
+    /// pipeline's latency for sound a sink plays (it plays each sample that long after its time). `late`
+    /// puts each beep that long after its second: a microphone that is late.
+    public func soundSyncBeeps(heardAfter: Duration = .zero, late: Duration = .zero) {
+        let shift = heardAfter - late
+        pc_pad_sound_sync_beeps(pad, gint64(shift.components.seconds * 1_000_000_000 + shift.components.attoseconds / 1_000_000_000))
     }
 }

@@ -28,13 +28,15 @@ enum ControlCommand: Sendable, Equatable {
     case match([String])
     /// Starts or stops a stream; nil toggles it.
     case stream(id: String, enabled: Bool?)
+    /// Changes a microphone's processing (`SoundProcessing`): what the command gives, the rest kept.
+    case sound(id: String, change: SoundChange)
 
     enum ControlChange: Sendable, Equatable {
         case set([ControlSettings.Setting])
         case reset
     }
 
-    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "record", "stop", "status", "control", "controls", "match", "stream"]
+    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "record", "stop", "status", "control", "controls", "match", "stream", "sound"]
 
     /// One line of the control socket: `{"command":"corner","corner":"top-left"}`.
     init(jsonLine line: String) throws {
@@ -46,6 +48,7 @@ enum ControlCommand: Sendable, Equatable {
             let expected = switch key {
             case "enabled", "muted", "reset": "true or false"
             case "set": "an object of controls and values"
+            case "gain", "high-pass", "limiter", "offset": "a number"
             case "lock", "unlock", "controls": "a control's name or a list of them"
             default: "a string"
             }
@@ -73,6 +76,11 @@ enum ControlCommand: Sendable, Equatable {
         case "camera": self = .camera(id: try id(), enabled: fields.enabled)
         case "mute": self = .mute(id: try id(), muted: fields.muted)
         case "stream": self = .stream(id: try id(), enabled: fields.enabled)
+        case "sound":
+            let change = SoundChange(gain: fields.gain, highPass: fields.highPass, noiseSuppression: fields.noiseSuppression,
+                                     limiter: fields.limiter, offset: fields.offset)
+            guard change != SoundChange() else { throw CLIError("\"sound\" needs \"gain\", \"high-pass\", \"noise-suppression\", \"limiter\" or \"offset\"") }
+            self = .sound(id: try id(), change: change)
         case "photo": self = .photo
         case "record": self = .record
         case "stop": self = .stop
@@ -111,6 +119,17 @@ enum ControlCommand: Sendable, Equatable {
         let unlock: Names?
         let reset: Bool?
         let controls: Names?
+        let gain: Double?
+        let highPass: Double?
+        let noiseSuppression: String?
+        let limiter: Double?
+        let offset: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case command, corner, kind, id, enabled, muted, camera, set, lock, unlock, reset, controls, gain, limiter, offset
+            case highPass = "high-pass"
+            case noiseSuppression = "noise-suppression"
+        }
     }
 
     /// A control's value as JSON gives it: text, a number or true/false, kept as the text a description

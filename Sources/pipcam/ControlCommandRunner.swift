@@ -38,6 +38,15 @@ struct ControlCommandRunner: Sendable {
             case .mute(let id, let muted):
                 try check(id, isCamera: false)
                 try await session.setInputEnabled(!(muted ?? isEnabled(id)), inputID: id)
+            case .sound(let id, let change):
+                try check(id, isCamera: false)
+                guard let index = session.configuration.inputs.firstIndex(where: { $0.id == id }) else { throw CLIError("no microphone '\(id)'") }
+                let current = session.configuration.inputs[index].sound
+                let next = try change.applied(to: current)
+                if current.changesStages(to: next) {
+                    throw CLIError("\(id): noise suppression, and a high-pass or limiter turned on or off, are set in the description (gain, offset, and the cut and ceiling already set change live)")
+                }
+                try await session.update { $0.inputs[index].sound = next }
             case .stream(let id, let enabled):
                 extra["streaming"] = .bool(try session.setStreamEnabled(enabled, stream: id))
             case .photo:
@@ -107,7 +116,9 @@ struct ControlCommandRunner: Sendable {
             if let size = status.fileSize { state["size"] = .integer(Int(size)) }
             state["streams"] = .object(Dictionary(status.streams.map { ($0.stream, JSONValue.string($0.state.rawValue)) }) { $1 })
             state["levels"] = status.soundLevelsJSON
+            state["sound-alerts"] = .object(status.soundAlerts.mapValues { .string($0) })
         }
+        state["sound"] = .object(Dictionary(uniqueKeysWithValues: configuration.inputs.filter { !$0.device.isCamera && isConnected($0.id) }.map { ($0.id, $0.sound.json) }))
         if let path = configuration.movieFile?.path {
             state["file"] = .string(path)
             if let free = FreeSpace.bytes(at: path) { state["free"] = .integer(Int(free)) }

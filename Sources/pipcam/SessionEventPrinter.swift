@@ -64,6 +64,8 @@ struct SessionEventPrinter {
                 say("\(input) is back at \(RecordingSummary.clock(time))")
             case .stream(let event):
                 say(event.line)
+            case .sound(let alert):
+                say(alert.kind == .heard ? alert.text : "warning: \(alert.text)")
             case .segmentFinished(let summary):
                 if serving {
                     // Between recordings the graph writes no file; a recording's end says where it went.

@@ -28,8 +28,12 @@ struct StatusLine {
         let away = status.away.map { "\($0.inputID) lost \(Int((status.elapsed - $0.since).seconds)) s" }
         let size = RecordingSummary.bytes(status.fileSize ?? 0)
         let streams = status.streams.map(\.text).joined(separator: ", ")
+        let meters = status.soundLevels.keys.sorted().map { id in
+            SoundMeter.text(id, status.soundLevels[id]!, bar: isTerminal) + (status.soundAlerts[id].map { " " + $0.uppercased() } ?? "")
+        }
         let line = RecordingSummary.clock(status.elapsed)
             + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)"
+            + (meters.isEmpty ? "" : "  " + meters.joined(separator: "  "))
             + (streams.isEmpty ? "" : "  " + streams) + (note.isEmpty ? "" : "  \(note)")
         if isTerminal { return "\r\u{1B}[K" + line }
         guard status.elapsed - lastPlain >= .seconds(5) else { return nil }

@@ -15,7 +15,8 @@ import Glibc
 public enum MediaServers {
     /// What the servers run, for the package test: `install-deps --tests` must bring each. A name is a
     /// program found as `locate` finds it, a path is a file.
-    public static var programs: [String] { ["nginx", RTMPServer.module, "ffmpeg"] + NetworkCameraServer.programs + WebClients.programs }
+    /// With tmux, the terminal the status line's meters are read from.
+    public static var programs: [String] { ["nginx", RTMPServer.module, "ffmpeg", "tmux"] + NetworkCameraServer.programs + WebClients.programs }
 
     /// How long a server may take to be ready, or to end once asked, in seconds: far more than any needs,
     /// so that only a server that will never be ready fails its test, and it fails rather than hangs.

@@ -21,7 +21,7 @@ final class DescriptionTests: XCTestCase {
         XCTAssertEqual(configuration.inputs.map(\.device.source), [.testPattern(pattern: "sync", label: "flash", moving: true),
                                                                   .testPattern(pattern: "ball", label: "side", moving: true), .syncBeeps, .tone(frequency: 440)])
         let plan = try GraphBuilder.plan(for: configuration)
-        XCTAssertEqual(Set(plan.syncSignals.map { "\($0.key.name) \($0.value)" }), ["cam0-caps flash", "mic2-beeps beep"])
+        XCTAssertEqual(Set(plan.syncSignals.map { "\($0.key.name) \($0.value)" }), ["cam0-caps flash", "mic2-beeps beep(late: 0.0 seconds)"])
         XCTAssertTrue(plan.nodes.contains { $0.name == "cam0-src" && $0.properties.contains { $0.0 == "pattern" && $0.1 == .string("black") } })
         XCTAssertThrowsError(try PipelineDescription.parse("microphones:\n  - name: m\n    synthetic: beep\n", file: "t.yaml")) { error in
             XCTAssertEqual("\(error)".split(separator: "\n").count, 1)

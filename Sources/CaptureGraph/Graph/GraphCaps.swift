@@ -21,6 +21,11 @@ enum GraphCaps {
         CapsBuilder(.rawAudio).set("rate", 48000).set("channels", channels).caps
     }
 
+    /// The sound noise suppression takes (webrtcdsp): 16-bit, interleaved, at the session's rate.
+    static let suppressible = CapsBuilder(.rawAudio).set("format", "S16LE").set("layout", "interleaved").set("rate", 48000).set("channels", 1).caps
+    /// The sound the gain and the limiter work on: floating point, so nothing clips before the limiter.
+    static let floatSound = CapsBuilder(.rawAudio).set("format", "F32LE").set("layout", "interleaved").set("rate", 48000).set("channels", 1).caps
+
     /// The sound the sync microphone's beeps are written into: mono 16-bit, as `Pad.soundSyncBeeps` takes it.
     static let syncBeeps = CapsBuilder(.rawAudio).set("format", "S16LE").set("layout", "interleaved").set("rate", 48000).set("channels", 1).caps
 }

@@ -29,6 +29,10 @@ public struct GraphPlan: Sendable {
         public let toPad: String?
         /// Properties of the (request) sink pad, e.g. a compositor input's position and size.
         public var padProperties: [(String, PropertyValue)] = []
+        /// How much later what passes the sink pad is placed (negative: earlier): a microphone's offset,
+        /// where it joins a mixer. A pad's time offset is not a property gst-launch can set (its range
+        /// starts at zero), so a launch line leaves it out.
+        public var timeOffset = Duration.zero
 
         /// The element the link goes into.
         public var target: ElementHandle<Element> { ElementHandle(to) }
@@ -116,7 +120,11 @@ public struct GraphPlan: Sendable {
     /// Elements whose source pad a sync camera's flashes or a sync microphone's beeps are put on when the
     /// graph is made (see `Pad.drawSyncFlashes`); a launch line shows them black and silent.
     public var syncSignals: [ElementHandle<Element>: SyncSignal] = [:]
-    public enum SyncSignal: Sendable { case flash, beep }
+    public enum SyncSignal: Sendable {
+        case flash
+        /// Beeps `late` after the flashes: a stand-in for a late microphone.
+        case beep(late: Duration)
+    }
     /// The caps filters that follow what each camera captures (its own, and its slate's rate); they
     /// change while running (see `isLive`).
     public var liveCaps: Set<String> = []
@@ -190,8 +198,8 @@ public struct GraphPlan: Sendable {
     }
 
     mutating func link(_ from: String, _ fromPad: String? = nil, to: String, _ toPad: String? = nil,
-                       padProperties: [(String, PropertyValue)] = []) {
-        links.append(Link(from: from, fromPad: fromPad, to: to, toPad: toPad, padProperties: padProperties))
+                       padProperties: [(String, PropertyValue)] = [], timeOffset: Duration = .zero) {
+        links.append(Link(from: from, fromPad: fromPad, to: to, toPad: toPad, padProperties: padProperties, timeOffset: timeOffset))
     }
 
     /// Makes every leaky queue wait for room instead of dropping: nothing is live, so nothing needs to be
@@ -226,6 +234,7 @@ extension GraphPlan {
     func isLive(_ property: String, of node: Node) -> Bool {
         switch (node.factory, property) {
         case (.valve, "drop"), (.videoflip, "video-direction"), (.timeoverlay, "font-desc"), (.textoverlay, "font-desc"): return true
+        case (.volume, "volume"), (.audiocheblimit, "cutoff"), (.audiodynamic, "threshold"): return true
         case (.capsfilter, "caps"): return liveCaps.contains(node.name)
         default: return false
         }

@@ -25,9 +25,10 @@ enum PipelineAssembler {
                 continue
             }
             try from.link(to, sourcePad: link.fromPad, sinkPad: link.toPad)
-            if let padName = link.toPad, !link.padProperties.isEmpty {
+            if let padName = link.toPad, !link.padProperties.isEmpty || link.timeOffset != .zero {
                 let pad = try to.staticPad(padName)
                 for (property, value) in link.padProperties { try pad.set(property, value) }
+                pad.timeOffset = link.timeOffset
             }
         }
         return pipeline

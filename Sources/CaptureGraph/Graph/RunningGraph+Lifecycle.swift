@@ -20,6 +20,8 @@ package enum GraphEvent: Sendable {
     case warning(String)
     /// A stream connected, was lost or fell behind (`StreamWriter`): the recording goes on.
     case stream(StreamEvent)
+    /// A microphone clips, is silent, or is heard again (`SoundWatch`).
+    case sound(SoundAlert)
 }
 
 /// Starting and finishing a built graph: the only place the pipeline's states and its bus are handled
@@ -118,7 +120,8 @@ extension RunningGraph {
            let inputID = message.sourceName.flatMap({ plan.input(owning: $0) }) {
             let level = SoundLevel(peak: structure.doubles("peak").max() ?? SoundLevel.floor, rms: structure.doubles("rms").max() ?? SoundLevel.floor)
             soundLevels.withValue { $0[inputID] = level }
-            return nil
+            let time = elapsed
+            return soundWatch.withValue { $0.observe(level, of: inputID, at: time) }.map { .sound($0) }
         }
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && plan.previewSink.flatMap({ pipeline[$0] }).map({ message.isFrom($0) }) == true:

@@ -36,6 +36,8 @@ package final class RunningGraph: @unchecked Sendable {
     package let interruptions = Locked<[Interruption]>([])
     /// Each microphone's meter as last read, by input.
     let soundLevels = Locked<[String: SoundLevel]>([:])
+    /// What the meters say needs looking at (clipping, silence).
+    let soundWatch = Locked(SoundWatch())
     /// Told when a kept camera is opened again (its input and node): its controls are made there again.
     package let cameraReopened = Locked<(@Sendable (_ inputID: String, _ node: String) -> Void)?>(nil)
 
@@ -54,7 +56,7 @@ package final class RunningGraph: @unchecked Sendable {
             guard let pad = try pipeline[handle]?.staticPad("src") else { continue }
             switch signal {
             case .flash: pad.drawSyncFlashes()
-            case .beep: pad.soundSyncBeeps()
+            case .beep(let late): pad.soundSyncBeeps(late: late)
             }
         }
         for (handle, path) in plan.mappedClips {
@@ -121,6 +123,7 @@ package final class RunningGraph: @unchecked Sendable {
         status.away = away
         status.streams = streams?.status ?? []
         status.soundLevels = soundLevels.value
+        status.soundAlerts = soundWatch.value.states(at: status.elapsed)
         return status
     }
 
@@ -203,10 +206,12 @@ package final class RunningGraph: @unchecked Sendable {
                 if property == "caps" { keepers.first { $0.kept.next.name == node.name }?.modeChanging() }
             }
         }
-        for link in next.links where !link.padProperties.isEmpty {
+        let offsets = Dictionary(plan.links.map { ("\($0.to).\($0.toPad ?? "")", $0.timeOffset) }) { first, _ in first }
+        for link in next.links where !link.padProperties.isEmpty || link.timeOffset != offsets["\(link.to).\(link.toPad ?? "")", default: .zero] {
             guard let padName = link.toPad, let element = pipeline[link.target] else { continue }
             let pad = try element.staticPad(padName)
             for (property, value) in link.padProperties { try pad.set(property, value) }
+            if link.timeOffset != offsets["\(link.to).\(link.toPad ?? "")", default: .zero] { pad.timeOffset = link.timeOffset }
         }
         plan = next
     }

@@ -42,6 +42,10 @@ public struct PipelineDescription: Sendable {
         public var enabled = true
         /// A device camera's controls, as written (`ControlSettings`).
         public var controls: [ControlSettings.Setting] = []
+        /// A microphone's processing, and a synthetic one's added noise and beeps' delay.
+        public var sound = SoundProcessing()
+        public var addedNoise: Double?
+        public var beepDelay = Duration.zero
         /// Where the entry is, for errors found when devices are matched.
         package var location: SourceLocation
         package var controlsLocation: SourceLocation?

@@ -17,7 +17,7 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         case alsa(device: String)
         /// A test pattern with a running clock (videotestsrc); bars and balls move unless `moving` is false.
         case testPattern(pattern: String, label: String, moving: Bool)
-        /// A sine tone (audiotestsrc).
+        /// A sine tone (audiotestsrc); silence at frequency 0.
         case tone(frequency: Double)
         /// A beep at each whole second of the pipeline's clock, heard when a "sync" camera flashes.
         case syncBeeps
@@ -93,9 +93,9 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
                       source: .testPattern(pattern: pattern, label: label ?? id, moving: moving))
     }
 
-    /// A synthetic microphone playing a sine tone.
+    /// A synthetic microphone playing a sine tone; silence at no frequency.
     public static func toneMicrophone(id: String, frequency: Double, position: DevicePosition = .unspecified) -> CaptureDevice {
-        CaptureDevice(id: id, name: "Tone \(Int(frequency)) Hz", mediaType: .audio, position: position,
+        CaptureDevice(id: id, name: frequency > 0 ? "Tone \(Int(frequency)) Hz" : "Silence", mediaType: .audio, position: position,
                       source: .tone(frequency: frequency))
     }
 

@@ -12,7 +12,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     case opusdec
     // Good plugins.
     case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
-    case imagefreeze, videobalance, level
+    case imagefreeze, videobalance, level, audiocheblimit, audiodynamic, volume, webrtcdsp
     // `pipcam export`: a recording's tracks read back, and written as an MP4 with AAC sound.
     case matroskademux, mp4mux, aacparse
     // A recording in parts (`--segment`).
@@ -65,15 +65,15 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         switch self {
         case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink, .inputSelector: "libgstreamer1.0-0"
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
-             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec, .uridecodebin: "gstreamer1.0-plugins-base"
+             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec, .uridecodebin, .volume: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
              .imagefreeze, .videobalance, .level, .matroskademux, .mp4mux, .aacparse, .splitmuxsink, .flvmux, .rtspsrc, .souphttpsrc,
-             .multipartdemux: "gstreamer1.0-plugins-good"
+             .multipartdemux, .audiocheblimit, .audiodynamic: "gstreamer1.0-plugins-good"
         case .aacEncoder, .h264Decoder, .h265Decoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
         case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc, .rtmp2sink, .srtsink, .mpegtsmux, .hlssink2, .voaacenc,
-             .srtsrc, .tsdemux: "gstreamer1.0-plugins-bad"
+             .srtsrc, .tsdemux, .webrtcdsp: "gstreamer1.0-plugins-bad"
         case .timeoverlay, .textoverlay, .ximagesink, .xvimagesink: "gstreamer1.0-x"
         case .glimagesink: "gstreamer1.0-gl"
         case .pipewiresrc: "gstreamer1.0-pipewire"

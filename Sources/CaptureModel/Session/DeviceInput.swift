@@ -12,6 +12,14 @@ public struct DeviceInput: Sendable, Hashable, Identifiable {
     /// Settings of the camera's controls (`controls:` in a description), made when it opens and again
     /// each time it comes back (`ControlSettings`).
     public var controls: [ControlSettings.Setting] = []
+    /// What is done to a microphone's sound (`gain:`, `high-pass:`, … in a description).
+    public var sound = SoundProcessing()
+    /// White noise added to a synthetic microphone's tone or beeps, in dBFS (`noise:`): something for
+    /// noise suppression to take away.
+    public var addedNoise: Double?
+    /// How late the sync microphone's beeps come after the sync camera's flashes (`delay:`): a stand-in
+    /// for a microphone that is late, for `sync-check` to measure.
+    public var beepDelay = Duration.zero
 
     public init(device: CaptureDevice, activeFormat: VideoFormat? = nil, activeFrameRate: Double? = nil) {
         self.device = device

@@ -10,6 +10,8 @@ public struct LiveStatus: Sendable {
     public var streams: [StreamStatus] = []
     /// Each microphone's sound now, by input.
     public var soundLevels: [String: SoundLevel] = [:]
+    /// What needs looking at in a microphone's sound now, by input: "clipping" or "silent" (`SoundWatch`).
+    public var soundAlerts: [String: String] = [:]
 
     public init(elapsed: Duration, frames: [(inputID: String, count: Int)], dropped: Int, fileSize: Int64?) {
         self.elapsed = elapsed

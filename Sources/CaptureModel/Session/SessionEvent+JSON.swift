@@ -27,6 +27,9 @@ extension SessionEvent {
                 fields["pictures"] = .number(Double(pictures), places: 0)
             }
             return JSONValue.object(fields).text
+        case .sound(let alert):
+            return JSONValue.object(["event": "sound", "microphone": .string(alert.microphone), "what": .string(alert.kind.rawValue),
+                                     "time": .number(alert.at.seconds, places: 3)]).text
         default: return nil
         }
     }

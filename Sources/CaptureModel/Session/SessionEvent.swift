@@ -30,6 +30,8 @@ public enum SessionEvent: Sendable {
     case controlsChanged(camera: String, controls: [CameraControl], at: Duration)
     /// A stream connected, was lost (and is tried again) or fell behind, at no cost to the file.
     case stream(StreamEvent)
+    /// A microphone clips, has been silent a while, or is heard again (`SoundWatch`).
+    case sound(SoundAlert)
 }
 
 /// What a recording holds when it stops.

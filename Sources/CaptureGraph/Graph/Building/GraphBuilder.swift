@@ -8,8 +8,8 @@ import GStreamer
 ///                                         ├─ (isolated track) ─ x264 ─ parse ───────────────────────┤
 ///                                         ├─ (video data) ─ scale ─ convert ─ appsink             matroskamux ─ file
 ///                                         └─ (preview) ─ compositor ─ caps ─ text ─ convert ─ window
-///     mic ─ convert ─ resample ─ caps ─ queue(leaky) ─ tee ─┬─ audiomixer ─ opus ────────────────────┤
-///                                                           └─ (own track) ─ opus ──────────────────┘
+///     mic ─ convert ─ resample ─ caps ─ queue(leaky) ─ stages ─ level ─ tee ─┬─ audiomixer ─ opus ───┤
+///                                                                            └─ (own track) ─ opus ─┘
 ///
 /// Each input gets its source (`CameraSources`, `MicrophoneSources`), then a branch per connection with
 /// its switch (and a camera's flip), teed; each output adds its own part after that: the movie file
@@ -143,9 +143,15 @@ struct GraphBuilder {
         defer { plan.branchInput = nil }
         let prefix = "mic" + String(index)
         let source = MicrophoneSources(configuration: configuration).add(input, prefix: prefix, to: &plan)
-        // The meter: the sound's peak and loudness ten times a second, as it comes from the device.
+        let stages = SoundStages.add(input.sound, prefix: prefix, to: &plan)
+        // A raw own track takes the sound before the stages, through a switch of its own that follows the
+        // connection's.
+        let rawTrack = input.sound.ownTrack == .raw && file?.hasOwnTracks == true
+        let rawQueue = rawTrack ? plan.add("\(prefix)-raw-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers)) : nil
+        plan.fanOut(from: source, to: [stages.first] + (rawQueue.map { [$0] } ?? []), tee: "\(prefix)-raw-tee")
+        // The meter: the sound's peak and loudness ten times a second, as it is recorded.
         let captured = plan.add("\(prefix)-level", .level, [("interval", .uint(SoundLevel.intervalNanoseconds))])
-        plan.link(source, to: captured)
+        plan.link(stages.last, to: captured)
         var heads: [String] = []
         for connection in connections {
             let branch = "\(prefix)-\(connection.outputID)"
@@ -159,7 +165,12 @@ struct GraphBuilder {
             plan.link(queue, to: valve)
             heads.append(queue)
             if connection.outputID == file?.movie.id {
-                file?.addMicrophone(input, branch: branch, after: valve, to: &plan)
+                var rawValve: String?
+                if let rawQueue {
+                    rawValve = plan.add("\(branch)-raw-valve", .valve, plan.node(valve)!.properties)
+                    plan.link(rawQueue, to: rawValve!)
+                }
+                file?.addMicrophone(input, branch: branch, after: valve, raw: rawValve, to: &plan)
             } else if let output = configuration.audioDataOutputs.first(where: { $0.id == connection.outputID }) {
                 DataTaps.addSound(output, branch: branch, after: valve, to: &plan)
             }

@@ -1,4 +1,5 @@
 import CaptureModel
+import Foundation
 import GStreamer
 
 /// Each microphone's source, up to its queue: a sound card, the sound server, a tone or the sync beeps,
@@ -16,7 +17,7 @@ struct MicrophoneSources {
             source = plan.add("\(prefix)-src", .alsasrc, [("device", .string(device)), ("buffer-time", .int(GraphBuilder.soundCardBufferMicroseconds))])
         case .soundServer(let name):
             source = plan.add("\(prefix)-src", .pulsesrc, name.map { [("device", .string($0))] } ?? [])
-        case .tone(let frequency):
+        case .tone(let frequency) where frequency > 0:
             source = plan.add("\(prefix)-src", .audiotestsrc, [
                 ("is-live", .bool(true)), ("wave", .string("sine")), ("freq", .double(frequency)), ("volume", .double(0.4)),
             ])
@@ -26,11 +27,12 @@ struct MicrophoneSources {
             let silence = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
             source = plan.add("\(prefix)-beeps", .capsfilter, [("caps", .caps(GraphCaps.syncBeeps))])
             plan.chain([silence, source])
-            plan.syncSignals[ElementHandle(source)] = .beep
+            plan.syncSignals[ElementHandle(source)] = .beep(late: input.beepDelay)
         default:
+            // A tone of no frequency (`synthetic: silence`), and a stand-in for any other.
             source = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
         }
-        var chain = [source]
+        var chain = [input.addedNoise.map { addNoise($0, to: source, prefix: prefix, plan: &plan) } ?? source]
         if configuration.deviceLoss.action == .continue, input.device.isSoundDevice {
             // A card that comes back is asked for the format it had: the keeper fixes this filter's caps
             // to it when the card goes (a loopback card, for one, pairs its sides by the first to open).
@@ -46,6 +48,20 @@ struct MicrophoneSources {
         let queue = plan.add("\(prefix)-queue", .queue, GraphBuilder.leakyQueue(buffers: GraphBuilder.microphoneQueueBuffers))
         plan.chain(chain + [convert, resample, caps, queue])
         return queue
+    }
+
+    /// A synthetic microphone's sound with white noise mixed in, `level` dBFS of it (RMS): something for
+    /// noise suppression to take away. Uniform noise's RMS is its peak over √3.
+    private func addNoise(_ level: Double, to sound: String, prefix: String, plan: inout GraphPlan) -> String {
+        let mix = plan.add("\(prefix)-noise-mix", .audiomixer)
+        let noise = plan.add("\(prefix)-noise", .audiotestsrc, [
+            ("is-live", .bool(true)), ("wave", .string("white-noise")), ("volume", .double(min(1, pow(10, level / 20) * 3.0.squareRoot()))),
+        ])
+        let caps = plan.add("\(prefix)-noise-caps", .capsfilter, [("caps", .caps(GraphCaps.syncBeeps))])
+        plan.chain([noise, caps])
+        plan.link(sound, to: mix, "sink_0")
+        plan.link(caps, to: mix, "sink_1")
+        return mix
     }
 
     /// A network camera's sound: it comes over the camera's connection, from the source the camera's

@@ -52,26 +52,36 @@ struct MovieFilePart {
         titles[encoded] = "Picture" + (shown.isEmpty ? "" : ": " + shown.joined(separator: " + "))
     }
 
+    /// Whether each microphone has a track of its own beside the mix.
+    var hasOwnTracks: Bool { movie.audioTracks == .mixedAndSeparate && configuration.movieConnections(.audio).count > 1 }
+
     /// Links a microphone's connection into the mix, and into a track of its own when each microphone
-    /// has one.
-    mutating func addMicrophone(_ input: DeviceInput, branch: String, after valve: String, to plan: inout GraphPlan) {
+    /// has one: from `raw`, the sound before its processing, when given. Both take the microphone's
+    /// offset where they join their mixer.
+    mutating func addMicrophone(_ input: DeviceInput, branch: String, after valve: String, raw: String?, to plan: inout GraphPlan) {
         let mixer = ProgramStage.mixer(&plan)
         var toMix = valve
-        if movie.audioTracks == .mixedAndSeparate && configuration.movieConnections(.audio).count > 1 {
+        let offset = .zero - input.sound.offset
+        if hasOwnTracks {
             // The microphone's own track shares the connection's switch. A one-input mixer keeps
             // it going at the clock's pace, with silence if the microphone stops delivering;
             // without it one stalled microphone would stall the muxer, and every track with it.
             let queue = GraphBuilder.leakyQueue(buffers: GraphBuilder.microphoneQueueBuffers)
-            toMix = plan.add("\(branch)-mix-queue", .queue, queue)
-            let trackQueue = plan.add("\(branch)-track-queue", .queue, queue)
-            plan.fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
+            let trackQueue: String
+            if let raw {
+                trackQueue = raw
+            } else {
+                toMix = plan.add("\(branch)-mix-queue", .queue, queue)
+                trackQueue = plan.add("\(branch)-track-queue", .queue, queue)
+                plan.fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
+            }
             let pace = plan.add("\(branch)-track-pace", .audiomixer, ProgramStage.mixerLatency)
-            plan.link(trackQueue, to: pace, "sink_0")
+            plan.link(trackQueue, to: pace, "sink_0", timeOffset: offset)
             let encoded = Encoders.addSound(movie, prefix: "\(branch)-track", after: pace, to: &plan)
             sound.append(encoded.last)
             titles[encoded.last] = input.label
         }
-        plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))])
+        plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))], timeOffset: offset)
         mixerInputs += 1
     }
 

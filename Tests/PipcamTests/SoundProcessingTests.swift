@@ -1,0 +1,145 @@
+import Foundation
+import PipcamTestSupport
+import XCTest
+
+/// Each microphone's processing heard in the recorded file: noise suppression, gain, the limiter; the
+/// warnings for clipping and silence; `sync-check` measuring a late microphone and the offset it writes.
+final class SoundProcessingTests: XCTestCase {
+    private func record(_ description: String, seconds: Double, name: String) throws -> (path: String, events: [[String: Any]]) {
+        let folder = try Paths.scratch(name)
+        try description.write(toFile: "\(folder)/sound.yaml", atomically: true, encoding: .utf8)
+        let path = "\(folder)/sound.mkv"
+        let result = try Command.run([Paths.pipcam, "record", path, "--pipeline", "\(folder)/sound.yaml", "--duration", String(seconds),
+                                      "--events", "\(folder)/events.jsonl", "--no-throttle"])
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertEqual(try MediaProbe.readerWarnings(path: path), "")
+        let lines = try String(contentsOfFile: "\(folder)/events.jsonl", encoding: .utf8).split(separator: "\n")
+        let events = try lines.map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        return (path, events.filter { $0["event"] as? String == "sound" })
+    }
+
+    private let camera = "cameras:\n  - name: cam\n    synthetic: ball\n"
+    private let separate = "output:\n  audio: mixed-and-separate\n"
+
+    /// Two sync microphones with the same white noise, one suppressing it: between the beeps its noise is
+    /// at least 15 dB lower, and its beeps within 1 dB of the other's. Audio streams: the mix, then each
+    /// microphone's own track.
+    func testNoiseSuppressionHighTakesTheFloorDown15DecibelsAndKeepsTheBeeps() throws {
+        let description = camera + """
+            microphones:
+              - name: noisy
+                synthetic: sync
+                noise: -30
+              - name: cleaned
+                synthetic: sync
+                noise: -30
+                noise-suppression: high
+
+            """ + separate
+        let (path, _) = try record(description, seconds: 9, name: "noise-suppression")
+        // The first seconds are the suppressor learning the noise.
+        let beeps = try SyncOffsets.beepTimes(path: path, audio: 1).filter { $0 >= 3 }
+        XCTAssertGreaterThanOrEqual(beeps.count, 4, "\(beeps)")
+        let gaps = beeps.map { ($0 + 0.3, $0 + 0.9) }, tones = beeps.map { ($0 + 0.005, $0 + 0.07) }
+        let noisy = (floor: try SoundStats.levels(path: path, audio: 1, stretches: gaps).rms, beep: try SoundStats.levels(path: path, audio: 1, stretches: tones).rms)
+        let cleaned = (floor: try SoundStats.levels(path: path, audio: 2, stretches: gaps).rms, beep: try SoundStats.levels(path: path, audio: 2, stretches: tones).rms)
+        print(String(format: "noise suppression: floor %.1f -> %.1f dBFS, beeps %.2f -> %.2f dBFS", noisy.floor, cleaned.floor, noisy.beep, cleaned.beep))
+        XCTAssertEqual(noisy.floor, -30, accuracy: 2, "the noise as added")
+        XCTAssertLessThanOrEqual(cleaned.floor, noisy.floor - 15)
+        XCTAssertEqual(cleaned.beep, noisy.beep, accuracy: 1)
+    }
+
+    /// A tone with 6 dB of gain is 6 dB louder than the same tone without; a tone driven 6 dB past full
+    /// scale into a limiter at -1 dBFS peaks under it. Neither of these clips; the same tone driven past
+    /// full scale with no limiter does, and is said to.
+    func testGainAddsItsDecibelsTheLimiterHoldsItsCeilingAndOnlyAClippedToneWarns() throws {
+        let gained = camera + "microphones:\n  - name: plain\n    synthetic: 440\n  - name: gained\n    synthetic: 440\n    gain: 6\n" + separate
+        let (first, quiet) = try record(gained, seconds: 4, name: "gain")
+        let plain = try SoundStats.levels(path: first, audio: 1, from: 1), louder = try SoundStats.levels(path: first, audio: 2, from: 1)
+        print(String(format: "gain: %.2f -> %.2f dBFS RMS", plain.rms, louder.rms))
+        XCTAssertEqual(louder.rms - plain.rms, 6, accuracy: 0.5)
+        XCTAssertTrue(quiet.isEmpty, "a clean tone: \(quiet)")
+        // The tone peaks at -8 dBFS: 14 dB of gain drive it 6 dB over full scale.
+        let driven = camera + "microphones:\n  - name: limited\n    synthetic: 440\n    gain: 14\n    limiter: -1\n  - name: clipped\n    synthetic: 440\n    gain: 14\n" + separate
+        let (second, warnings) = try record(driven, seconds: 4, name: "limiter")
+        let limited = try SoundStats.levels(path: second, audio: 1, from: 0.5)
+        print(String(format: "limiter: peak %.2f dBFS", limited.peak))
+        XCTAssertLessThanOrEqual(limited.peak, -1)
+        XCTAssertGreaterThan(limited.peak, -4, "held at the ceiling, not turned right down")
+        XCTAssertEqual(warnings.map { "\($0["microphone"] ?? "") \($0["what"] ?? "")" }, ["clipped clipping"])
+    }
+
+    /// A microphone that hears nothing (a muted headset) is said to be silent once it has been for ten
+    /// seconds; a tone beside it is not.
+    func testASilentMicrophoneIsSaidToBeAfterTenSeconds() throws {
+        let description = camera + "microphones:\n  - name: muted\n    synthetic: silence\n  - name: tone\n    synthetic: 440\n"
+        let (_, events) = try record(description, seconds: 12, name: "silence")
+        XCTAssertEqual(events.map { "\($0["microphone"] ?? "") \($0["what"] ?? "")" }, ["muted silent"])
+        let time = try XCTUnwrap(events.first?["time"] as? Double)
+        XCTAssertEqual(time, 10, accuracy: 1, "ten seconds in")
+    }
+
+    /// On a terminal (tmux's, read with capture-pane) the status line draws the microphone's meter, which
+    /// falls when its gain is turned down over the control socket; a stage turned on live is refused in a line.
+    func testTheTerminalsMeterMovesWithTheSound() throws {
+        let folder = try Paths.scratch("meters")
+        try (camera + "microphones:\n  - name: voice\n    synthetic: 440\n").write(toFile: "\(folder)/tone.yaml", atomically: true, encoding: .utf8)
+        let session = "pipcam-meters-\(getpid())"
+        let command = [Paths.pipcam, "record", "\(folder)/tone.mkv", "--pipeline", "\(folder)/tone.yaml", "--duration", "20", "--control", "\(folder)/control.sock"]
+        // tmux's server keeps what this process's children inherit open until it exits: its start is not
+        // waited for, and it is reaped once the server is stopped.
+        let starter = try Command.start(["tmux", "-L", session, "new-session", "-d", "-x", "200", "-y", "8", command.joined(separator: " ")])
+        defer {
+            _ = try? Command.run(["tmux", "-L", session, "kill-server"])
+            _ = starter.wait()
+        }
+        func meter() throws -> String? {
+            let pane = try Command.run(["tmux", "-L", session, "capture-pane", "-p"]).output
+            return pane.split(separator: "\n").last { $0.contains("voice [") }.flatMap { line in
+                line.range(of: "voice [").map { String(line[$0.lowerBound...]).components(separatedBy: "  ")[0].trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        let control = try ControlClient(path: "\(folder)/control.sock")
+        try control.waitUntilElapsed(1.5)
+        var loud: String?
+        try waitFor(within: 10, "a meter on the status line") { loud = try? meter(); return loud != nil }
+        XCTAssertEqual(loud, "voice [########|.] -8", "the tone peaks at -8 dBFS")
+        XCTAssertEqual(try control.send(#"{"command":"sound","id":"voice","gain":-20}"#)["ok"] as? Bool, true)
+        var quiet: String?
+        try waitFor(within: 10, "the meter falls") { quiet = try? meter(); return quiet?.hasSuffix("-28") == true }
+        XCTAssertEqual(quiet, "voice [#####.....] -28")
+        let refused = try control.send(#"{"command":"sound","id":"voice","noise-suppression":"high"}"#)
+        XCTAssertEqual(refused["ok"] as? Bool, false)
+        XCTAssertTrue((refused["error"] as? String ?? "").contains("set in the description"), "\(refused)")
+        XCTAssertEqual(try control.send(#"{"command":"stop"}"#)["ok"] as? Bool, true)
+    }
+
+    /// The sync microphone beeping 120 ms after the flashes: `sync-check` measures it, writes the offset, and
+    /// a recording with it has flash and beep within 10 ms.
+    func testSyncCheckMeasuresALateMicrophoneAndItsOffsetPutsTheBeepOnTheFlash() throws {
+        let folder = try Paths.scratch("sync-check")
+        let description = "\(folder)/late.yaml"
+        try "cameras:\n  - name: flash\n    synthetic: sync\nmicrophones:\n  - name: beeps\n    synthetic: sync\n    delay: 120\n"
+            .write(toFile: description, atomically: true, encoding: .utf8)
+        let check = try Command.run([Paths.pipcam, "sync-check", "--pipeline", description, "--seconds", "5", "--write"])
+        XCTAssertEqual(check.status, 0, check.error)
+        let line = try XCTUnwrap(check.output.split(separator: "\n").first { $0.hasPrefix("beeps is ") }, check.output)
+        let measured = try XCTUnwrap(line.split(separator: " ").dropFirst(2).first.flatMap { Int($0) }, String(line))
+        print("sync-check: \(line)")
+        XCTAssertEqual(measured, 120, accuracy: 10)
+        XCTAssertTrue(try String(contentsOfFile: description, encoding: .utf8).contains("    offset: \(measured)\n"))
+        let path = "\(folder)/offset.mkv"
+        let result = try Command.run([Paths.pipcam, "record", path, "--pipeline", description, "--duration", "5.5"])
+        XCTAssertEqual(result.status, 0, result.error)
+        let sync = try SyncOffsets.read(path: path, video: 0, region: (x: 400, y: 250, width: 160, height: 120), audio: 0)
+        XCTAssertGreaterThanOrEqual(sync.pairs.count, 4, "\(sync.flashes) \(sync.beeps)")
+        for pair in sync.pairs {
+            XCTAssertEqual(pair.offset, 0, accuracy: 0.010, String(format: "beep %.4f s, flash %.4f s", pair.beep, pair.flash))
+        }
+        // Without flashes there is nothing to measure: one line, and a failure.
+        try "cameras:\n  - name: cam\n    synthetic: ball\nmicrophones:\n  - name: beeps\n    synthetic: sync\n".write(toFile: description, atomically: true, encoding: .utf8)
+        let none = try Command.run([Paths.pipcam, "sync-check", "--pipeline", description, "--seconds", "3"])
+        XCTAssertNotEqual(none.status, 0)
+        XCTAssertTrue(none.error.contains("no microphone measured"), none.error)
+    }
+}
