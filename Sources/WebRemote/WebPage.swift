@@ -41,7 +41,7 @@ enum WebPage {
     .buttons{display:flex;flex-wrap:wrap;gap:.4em;margin:.6em 0}
     button{font:inherit;padding:.5em .8em;min-width:5em}
     #record{color:#c00;font-weight:bold}
-    .meter{display:flex;align-items:center;gap:.5em;margin:.2em 0}.meter meter{flex:1;height:1.2em}.meter span{width:7em}
+    .meter{display:flex;align-items:center;gap:.5em;margin:.2em 0}.meter meter{flex:1;height:1.2em}.meter span{min-width:7em}
     .control{display:flex;align-items:center;gap:.5em;margin:.2em 0}.control label{width:10em}.control input[type=range]{flex:1}
     #error{color:#b00;min-height:1.2em}
     #log{font:12px monospace;white-space:pre-wrap;max-height:12em;overflow:auto;background:#f4f4f4;padding:.3em}
@@ -118,9 +118,12 @@ enum WebPage {
         }
         button.textContent = (s.microphones[id] ? "Mute " : "Unmute ") + id;
       }
+      alerts = s["sound-alerts"] || {};
       if (s.levels) meters(s.levels);
       if (s.controls) controls(s.controls);
     }
+    // What the last status said needs looking at in each microphone's sound: clipping, silent.
+    let alerts = {};
     function meters(levels) {
       for (const id of Object.keys(levels).sort()) {
         let meter = $("meter-" + id);
@@ -131,7 +134,8 @@ enum WebPage {
           element("span", {id: "level-" + id}, row);
         }
         meter.value = Math.max(-60, levels[id].rms);
-        $("level-" + id).textContent = levels[id].peak <= -100 ? "silent" : "peak " + levels[id].peak.toFixed(0) + " dB";
+        $("level-" + id).textContent = (levels[id].peak <= -100 ? "silent" : "peak " + levels[id].peak.toFixed(0) + " dB")
+          + (alerts[id] ? " " + alerts[id].toUpperCase() : "");
       }
     }
     function controls(all) {

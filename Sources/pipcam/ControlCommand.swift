@@ -170,6 +170,12 @@ enum ControlCommand: Sendable, Equatable {
             let index = key == "m" ? 0 : 1
             guard index < microphones.count else { return nil }
             self = .mute(id: microphones[index], muted: nil)
+        case "[", "]", "{", "}", "bracketleft", "bracketright", "braceleft", "braceright":
+            // A microphone's gain a step down or up: the first's with [ ], the second's with { }.
+            let index = ["[", "]", "bracketleft", "bracketright"].contains(key) ? 0 : 1
+            guard index < microphones.count else { return nil }
+            let up = ["]", "}", "bracketright", "braceright"].contains(key)
+            self = .sound(id: microphones[index], change: SoundChange(gainStep: up ? SoundChange.keyStep : -SoundChange.keyStep))
         case "p": self = .photo
         case "q", "Escape": self = .stop
         case "+", "=", "-", "plus", "equal", "minus", "KP_Add", "KP_Subtract":

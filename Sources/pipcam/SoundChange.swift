@@ -4,14 +4,23 @@ import Capture
 /// allows, so a command and a description refuse the same values with the same words.
 struct SoundChange: Sendable, Equatable {
     var gain: Double?
+    /// Decibels added to the gain as it is (a key), held within its range.
+    var gainStep: Double?
     var highPass: Double?
     var noiseSuppression: String?
     var limiter: Double?
     /// Milliseconds, positive when the microphone is late.
     var offset: Int?
 
+    /// What a key press changes the gain by.
+    static let keyStep = 3.0
+
     func applied(to sound: SoundProcessing) throws -> SoundProcessing {
         var next = sound
+        if let gainStep {
+            let range = SoundProcessing.gainRange
+            next.gain = min(range.upperBound, max(range.lowerBound, sound.gain + gainStep))
+        }
         if let gain { next.gain = try Self.checked(gain, "gain", SoundProcessing.gainRange) }
         if let highPass { next.highPass = try Self.checked(highPass, "high-pass", SoundProcessing.highPassRange) }
         if let limiter { next.limiter = try Self.checked(limiter, "limiter", SoundProcessing.limiterRange) }

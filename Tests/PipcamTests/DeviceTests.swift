@@ -467,6 +467,34 @@ extension DeviceTests {
                      sync.pairs.map { String(format: "%+.1f", $0.offset * 1000) }.joined(separator: " ")))
     }
 
+    /// A real microphone 150 ms late: the loopback card plays the beeps that much after the sync camera's
+    /// flashes, and `sync-check` hears it through the card.
+    func testSyncCheckMeasuresAMicrophone150MillisecondsLateThroughTheLoopback() throws {
+        let folder = try Paths.scratch("sync-check-loopback")
+        try """
+        preset: low
+        frame-rate: 15
+        cameras:
+          - name: flash
+            synthetic: sync
+        microphones:
+          - name: beep
+            device: hw:Loopback,1
+        """.write(toFile: "\(folder)/late.yaml", atomically: true, encoding: .utf8)
+        let script = [
+            "nice -n -15 \(Paths.syncSignals) beep hw:Loopback,0,0 --late 150 > \(folder)/beeps.txt 2>&1 &",
+            "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status; do sleep 0.1; done",
+            "timeout -s INT 120 \(Paths.pipcam) sync-check --pipeline \(folder)/late.yaml --seconds 8 > \(folder)/check.txt 2> \(folder)/log.txt",
+        ].joined(separator: "\n")
+        let vm = try DeviceVM.run([script], folder: folder, options: ["--alsa", "snd-aloop index=0 id=Loopback"])
+        let said = ((try? String(contentsOfFile: "\(folder)/check.txt", encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? "")
+        XCTAssertEqual(vm.result.status, 0, vm.result.error + said)
+        let line = try XCTUnwrap(said.split(separator: "\n").first { $0.hasPrefix("beep is ") }, said)
+        let measured = try XCTUnwrap(line.split(separator: " ").dropFirst(2).first.flatMap { Int($0) }, String(line))
+        print("sync-check through the loopback: \(line) (VM slowness \(vm.slowness))")
+        XCTAssertEqual(measured, 150, accuracy: 15)
+    }
+
     private func meanLuma(of image: String) throws -> Double {
         let result = try Command.run(["sh", "-c", "ffmpeg -v error -i '\(image)' -f rawvideo -pix_fmt gray - | od -An -v -tu1 | awk '{ for (i = 1; i <= NF; i++) { s += $i; n++ } } END { print s / n }'"])
         return try XCTUnwrap(Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), result.error)

@@ -1,9 +1,10 @@
 // sync-signals: the other end of pipcam's "sync" camera and microphone, for tests and benchmarks.
 //
-//   sync-signals beep ALSA-DEVICE
+//   sync-signals beep ALSA-DEVICE [--late MS]
 //       Plays the sync microphone's beeps (1 kHz, the first 100 ms of each second of the system's
 //       monotonic clock, which pipcam's pipelines run on) into a sound card until stopped: through a
-//       loopback card, a recording's real microphone hears them when its sync camera flashes.
+//       loopback card, a recording's real microphone hears them when its sync camera flashes (or MS
+//       milliseconds after: a late microphone).
 //   sync-signals measure FILE --audio N [--video N] [--region X,Y,W,H]
 //       Prints each flash, its beep and their offset, then one line: pairs, worst offset, picture length.
 import Foundation
@@ -18,7 +19,7 @@ func fail(_ message: String) -> Never {
 /// The sound card is the pipeline's clock: each sample is played when that clock reads its time plus the
 /// pipeline's latency, fixed here, which the beeps are put ahead by (`soundSyncBeeps(heardAfter:)`).
 /// Slaved to the system's clock instead, alsasink plays a full buffer late (200 ms by default).
-func beep(into device: String) async throws {
+func beep(into device: String, late: Duration) async throws {
     let latency = Duration.milliseconds(100)
     let pipeline = try Pipeline(name: "beeps")
     try pipeline.set("latency", UInt64(latency.components.attoseconds / 1_000_000_000))
@@ -29,7 +30,7 @@ func beep(into device: String) async throws {
     // every sample comes too late to be played.
     let sink = try Element.make("alsasink", properties: ["device": device, "buffer-time": Int64(50_000), "latency-time": Int64(10_000)])
     try pipeline.addChain([silence, format, convert, sink])
-    try format.staticPad("src").soundSyncBeeps(heardAfter: latency)
+    try format.staticPad("src").soundSyncBeeps(heardAfter: latency, late: late)
     try await pipeline.runToEnd(timeout: .seconds(86_400))
 }
 
@@ -58,12 +59,17 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "beep":
-        guard arguments.count == 2 else { fail("beep needs one ALSA device") }
-        try await beep(into: arguments[1])
+        var late = 0
+        if arguments.count == 4, arguments[2] == "--late", let milliseconds = Int(arguments[3]) {
+            late = milliseconds
+        } else if arguments.count != 2 {
+            fail("beep needs one ALSA device, and --late MS if any")
+        }
+        try await beep(into: arguments[1], late: .milliseconds(late))
     case "measure":
         try measure(Array(arguments.dropFirst()))
     default:
-        fail("usage: sync-signals beep DEVICE | measure FILE --audio N [--video N] [--region X,Y,W,H]")
+        fail("usage: sync-signals beep DEVICE [--late MS] | measure FILE --audio N [--video N] [--region X,Y,W,H]")
     }
 } catch {
     fail("\(error)")

@@ -115,6 +115,16 @@ final class SoundTests: XCTestCase {
         let next = try change.applied(to: SoundProcessing())
         XCTAssertEqual(next.gain, -3.5)
         XCTAssertEqual(next.offset, .milliseconds(80))
+        guard case .sound("room", let up)? = ControlCommand(key: "}", cameras: ["c"], microphones: ["voice", "room"]),
+              case .sound("voice", let down)? = ControlCommand(key: "bracketleft", cameras: ["c"], microphones: ["voice", "room"]) else {
+            return XCTFail("the gain keys")
+        }
+        XCTAssertEqual(try up.applied(to: next).gain, -0.5)
+        var loud = SoundProcessing()
+        loud.gain = 19
+        XCTAssertEqual(try up.applied(to: loud).gain, 20, "held within its range")
+        XCTAssertEqual(try down.applied(to: SoundProcessing()).gain, -3)
+        XCTAssertNil(ControlCommand(key: "{", cameras: ["c"], microphones: ["voice"]), "no second microphone")
         for (line, words) in [(#"{"command":"sound","id":"v","gain":21}"#, "\"gain\" is -40 to 20"), (#"{"command":"sound","id":"v","offset":900}"#, "-400 to 400 ms"),
                               (#"{"command":"sound","id":"v","noise-suppression":"max"}"#, "very-high"), (#"{"command":"sound","id":"v"}"#, "needs")] {
             XCTAssertThrowsError(try { () throws -> Void in
