@@ -5,9 +5,7 @@ import Foundation
 enum DescriptionReader {
     static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle", "on-device-loss", "device-timeout", "match"]
     static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled", "controls", "url"] + networkCameraKeys
-    static let microphoneKeys = ["name", "device", "synthetic", "camera", "optional", "enabled", "noise", "delay"] + soundKeys
-    /// What is done to a microphone's sound (`SoundProcessing`).
-    static let soundKeys = ["gain", "high-pass", "noise-suppression", "limiter", "offset", "track"]
+    static let microphoneKeys = ["name", "device", "synthetic", "camera", "optional", "enabled", "noise", "delay"] + SoundDescription.keys
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
