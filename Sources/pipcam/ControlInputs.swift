@@ -56,13 +56,18 @@ final class ControlInputs: @unchecked Sendable {
         perform(command, from: key)
     }
 
-    /// Carries out a command from a key or a signal; these answer only when something went wrong.
+    /// Carries out a command from a key or a signal; these answer only when something went wrong. Each
+    /// waits for the one before, so keys pressed quickly act in order, each on what the last one made
+    /// (two presses of a gain key add two steps).
     private func perform(_ command: ControlCommand, from source: String) {
-        let task = Task { [control] in
-            let answer = await control.answer(command)
-            if answer.contains(#""ok":false"#) { FileHandle.standardError.write(Data("\n\(source): \(answer)\n".utf8)) }
+        running.withValue { tasks in
+            let previous = tasks.last
+            tasks.append(Task { [control] in
+                await previous?.value
+                let answer = await control.answer(command)
+                if answer.contains(#""ok":false"#) { FileHandle.standardError.write(Data("\n\(source): \(answer)\n".utf8)) }
+            })
         }
-        running.withValue { $0.append(task) }
     }
 
     /// The token a web page off loopback asks for, said on standard error the one time it is made.

@@ -11,13 +11,14 @@ struct StatusLine {
 
     /// `note` is appended when not empty (pressure level and throttle step).
     mutating func show(_ status: LiveStatus, note: String = "") {
-        guard let text = text(for: status, note: note) else { return }
+        guard let text = text(for: status, note: note, columns: isTerminal ? Self.terminalColumns() : nil) else { return }
         FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// What to write for `status`: the line rewritten in place on a terminal; elsewhere a plain line
     /// every five seconds of recording, and nil between them.
-    mutating func text(for status: LiveStatus, note: String = "") -> String? {
+    /// On a terminal `columns` wide, the line is cut to fit: a line that wraps is not rewritten in place.
+    mutating func text(for status: LiveStatus, note: String = "", columns: Int? = nil) -> String? {
         let interval = max(0.001, (status.elapsed - lastTime).seconds)
         let rates = status.frames.map { camera -> String in
             let delta = camera.count - (previous[camera.inputID] ?? 0)
@@ -35,10 +36,16 @@ struct StatusLine {
             + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)"
             + (meters.isEmpty ? "" : "  " + meters.joined(separator: "  "))
             + (streams.isEmpty ? "" : "  " + streams) + (note.isEmpty ? "" : "  \(note)")
-        if isTerminal { return "\r\u{1B}[K" + line }
+        if isTerminal { return "\r\u{1B}[K" + (columns.map { String(line.prefix(max(1, $0 - 1))) } ?? line) }
         guard status.elapsed - lastPlain >= .seconds(5) else { return nil }
         lastPlain = status.elapsed
         return "recording " + line + "\n"
+    }
+
+    /// The width of the terminal standard error is, if it says.
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        return ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
     }
 
     func finish() {

@@ -40,8 +40,23 @@ struct SyncCheck: AsyncParsableCommand {
         defer { stopper.cancel() }
         FileHandle.standardError.write(Data("watching and listening for \(RecordingSummary.seconds(.milliseconds(Int(seconds * 1000))))…\n".utf8))
         try await session.startRunning()
-        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-        _ = try await session.stopRunning()
+        let duration = Duration.milliseconds(Int(seconds * 1000))
+        // The time is up, or something cut the measuring short: a failure, or a stop asked for (Ctrl-C).
+        let early = await withTaskGroup(of: String?.self) { group in
+            group.addTask { try? await Task.sleep(for: duration); return nil }
+            group.addTask {
+                for await event in session.events {
+                    if case .runtimeError(let error) = event { return "\(error)" }
+                    if case .stopped = event { return "stopped before the \(RecordingSummary.seconds(duration)) were up" }
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        _ = try? await session.stopRunning()
+        if let early { throw CLIError("nothing measured: \(early)") }
         let (measures, flashes, beeps) = meter.measures()
         var offsets: [String: Int] = [:]
         for microphone in beeps.keys.sorted() {
@@ -64,10 +79,14 @@ struct SyncCheck: AsyncParsableCommand {
         if let far = offsets.first(where: { !range.contains($0.value) }) {
             throw CLIError("\(far.key) is \(far.value) ms off, past the \(range.upperBound) ms an offset can take: nothing written")
         }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        // A linked description is written where it is, keeping who may read it.
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let text = try String(contentsOf: file, encoding: .utf8)
         let edited: String
         do { edited = try DescriptionEditor.settingOffsets(offsets, in: text) } catch { throw CLIError("\(path): \(error)") }
-        try Data(edited.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]
+        try Data(edited.utf8).write(to: file, options: .atomic)
+        if let permissions { try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: file.path) }
         print("wrote " + offsets.sorted { $0.key < $1.key }.map { "offset: \($0.value) for \($0.key)" }.joined(separator: ", ") + " into \(path)")
     }
 }

@@ -19,11 +19,32 @@ final class TerminalKeys: @unchecked Sendable {
         let thread = Thread {
             var byte: UInt8 = 0
             while read(STDIN_FILENO, &byte, 1) == 1 {
+                if byte == 0x1B {
+                    Self.skipEscapeSequence()
+                    continue
+                }
                 body(String(UnicodeScalar(byte)))
             }
         }
         thread.name = "terminal keys"
         thread.start()
+    }
+
+    /// Reads the rest of a key the terminal sends as an escape sequence (an arrow: ESC [ A; F1: ESC O P),
+    /// so none of its bytes is taken for a key of its own: `[` is a microphone's gain. A lone Escape is
+    /// followed by nothing within a moment.
+    private static func skipEscapeSequence() {
+        var byte: UInt8 = 0
+        func next() -> Bool {
+            var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            return poll(&waiting, 1, 50) == 1 && read(STDIN_FILENO, &byte, 1) == 1
+        }
+        guard next(), byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") else { return }
+        // Parameters and intermediates, up to the final byte (@ to ~), at most a few.
+        for _ in 0..<16 {
+            guard next() else { return }
+            if (0x40...0x7E).contains(byte) { return }
+        }
     }
 
     /// Gives the terminal back as it was.

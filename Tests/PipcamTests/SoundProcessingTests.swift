@@ -66,16 +66,18 @@ final class SoundProcessingTests: XCTestCase {
         print(String(format: "limiter: peak %.2f dBFS", limited.peak))
         XCTAssertLessThanOrEqual(limited.peak, -1)
         XCTAssertGreaterThan(limited.peak, -4, "held at the ceiling, not turned right down")
-        XCTAssertEqual(warnings.map { "\($0["microphone"] ?? "") \($0["what"] ?? "")" }, ["clipped clipping"])
+        XCTAssertEqual(warnings.map { "\($0["microphone"] ?? "") \($0["what"] ?? "") \($0["where"] ?? "")" }, ["clipped clipping recorded"])
     }
 
     /// A microphone that hears nothing (a muted headset) is said to be silent once it has been for ten
-    /// seconds; a tone beside it is not.
-    func testASilentMicrophoneIsSaidToBeAfterTenSeconds() throws {
-        let description = camera + "microphones:\n  - name: muted\n    synthetic: silence\n  - name: tone\n    synthetic: 440\n"
-        let (_, events) = try record(description, seconds: 12, name: "silence")
-        XCTAssertEqual(events.map { "\($0["microphone"] ?? "") \($0["what"] ?? "")" }, ["muted silent"])
-        let time = try XCTUnwrap(events.first?["time"] as? Double)
+    /// seconds. One that clips as it comes, turned down 12 dB by its gain, is said to clip at its source.
+    func testASilentMicrophoneIsSaidToBeAfterTenSecondsAndOneClippingAtItsSourceUnderItsGain() throws {
+        // Noise as loud as full scale peaks well past it: the source clips.
+        let description = camera + "microphones:\n  - name: muted\n    synthetic: silence\n  - name: hot\n    synthetic: 440\n    noise: 0\n    gain: -12\n"
+        let (path, events) = try record(description, seconds: 14, name: "silence")
+        XCTAssertEqual(events.map { "\($0["microphone"] ?? "") \($0["what"] ?? "") \($0["where"] ?? "")" }, ["hot clipping source", "muted silent "])
+        XCTAssertLessThan(try SoundStats.levels(path: path, audio: 0, from: 1).rms, -10, "recorded 12 dB down")
+        let time = try XCTUnwrap(events.last?["time"] as? Double)
         XCTAssertEqual(time, 10, accuracy: 1, "ten seconds in")
     }
 
@@ -112,6 +114,30 @@ final class SoundProcessingTests: XCTestCase {
         XCTAssertEqual(refused["ok"] as? Bool, false)
         XCTAssertTrue((refused["error"] as? String ?? "").contains("set in the description"), "\(refused)")
         XCTAssertEqual(try control.send(#"{"command":"stop"}"#)["ok"] as? Bool, true)
+    }
+
+    /// An offset changed while recording moves the sound from then on: beeps on the flashes before,
+    /// 200 ms ahead of them after.
+    func testAnOffsetChangedWhileRecordingMovesTheSoundFromThenOn() throws {
+        let folder = try Paths.scratch("live-offset")
+        try "cameras:\n  - name: flash\n    synthetic: sync\nmicrophones:\n  - name: beeps\n    synthetic: sync\n"
+            .write(toFile: "\(folder)/sync.yaml", atomically: true, encoding: .utf8)
+        let path = "\(folder)/offset.mkv"
+        let recording = try Command.start([Paths.pipcam, "record", path, "--pipeline", "\(folder)/sync.yaml", "--duration", "9", "--control", "\(folder)/control.sock"])
+        let control = try ControlClient(path: "\(folder)/control.sock")
+        try control.waitUntilElapsed(4)
+        let answer = try control.send(#"{"command":"sound","id":"beeps","offset":200}"#)
+        XCTAssertEqual(answer["ok"] as? Bool, true, "\(answer)")
+        let changedAt = try XCTUnwrap(answer["elapsed"] as? Double)
+        let result = recording.wait()
+        XCTAssertEqual(result.status, 0, result.error)
+        let sync = try SyncOffsets.read(path: path, video: 0, region: (x: 400, y: 250, width: 160, height: 120), audio: 0)
+        // A second either side of the change: the file's time starts a moment after the recording's.
+        let before = sync.pairs.filter { $0.beep < changedAt - 1 }, after = sync.pairs.filter { $0.flash > changedAt + 1 }
+        XCTAssertGreaterThanOrEqual(before.count, 2, "\(sync.flashes) \(sync.beeps)")
+        XCTAssertGreaterThanOrEqual(after.count, 2, "\(sync.flashes) \(sync.beeps)")
+        for pair in before { XCTAssertEqual(pair.offset, 0, accuracy: 0.010, String(format: "before: beep %.4f s, flash %.4f s", pair.beep, pair.flash)) }
+        for pair in after { XCTAssertEqual(pair.offset, -0.2, accuracy: 0.010, String(format: "after: beep %.4f s, flash %.4f s", pair.beep, pair.flash)) }
     }
 
     /// The sync microphone beeping 120 ms after the flashes: `sync-check` measures it, writes the offset, and

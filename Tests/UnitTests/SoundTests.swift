@@ -77,11 +77,12 @@ final class SoundTests: XCTestCase {
         let plan = try configuration(processed).graphPlan()
         func next(_ name: String) -> [String] { plan.links.filter { $0.from == name }.map(\.to) }
         var chain = ["mic1-queue"]
-        while let last = chain.last, let following = next(last).first, chain.count < 12 { chain.append(following) }
-        XCTAssertEqual(chain, ["mic1-queue", "mic1-high-pass", "mic1-suppress-convert", "mic1-suppress-caps", "mic1-suppress-1", "mic1-suppress-2",
+        while let last = chain.last, let following = next(last).first, chain.count < 13 { chain.append(following) }
+        XCTAssertEqual(chain, ["mic1-queue", "mic1-input-level", "mic1-high-pass", "mic1-suppress-convert", "mic1-suppress-caps", "mic1-suppress-1", "mic1-suppress-2",
                                "mic1-float-convert", "mic1-float", "mic1-gain", "mic1-limiter", "mic1-level", "mic1-movie-queue"])
         XCTAssertEqual(plan.node("mic1-suppress-1")?.properties.first { $0.0 == "echo-cancel" }?.1, .bool(false))
-        XCTAssertEqual(next("mic2-queue"), ["mic2-raw-tee"])
+        XCTAssertEqual(next("mic2-queue"), ["mic2-input-level"])
+        XCTAssertEqual(next("mic2-input-level"), ["mic2-raw-tee"])
         XCTAssertEqual(Set(next("mic2-raw-tee")), ["mic2-float", "mic2-raw-queue"], "the raw track leaves before the stages")
         XCTAssertEqual(next("mic2-raw-queue"), ["mic2-movie-raw-valve"])
         XCTAssertEqual(next("mic2-movie-raw-valve"), ["mic2-movie-track-pace"])
@@ -154,6 +155,10 @@ final class SoundTests: XCTestCase {
         XCTAssertNil(observe(-100, -100, at: 16))
         XCTAssertEqual(observe(-20, -25, at: 16.1), .heard)
         XCTAssertEqual(watch.states(at: .seconds(17)), [:])
+        // Clipping at the source, under a gain that turns the recorded sound down: said, with what to do.
+        let atSource = watch.observe(SoundLevel(peak: 0, rms: -3), of: "voice", at: .seconds(30), atInput: true)
+        XCTAssertEqual(atSource?.kind, .clipping)
+        XCTAssertTrue(atSource?.text.contains("at its source") == true, atSource?.text ?? "")
     }
 
     func testTheMeterIsABarOnATerminalAndNumbersElsewhere() {
@@ -206,5 +211,14 @@ final class SoundTests: XCTestCase {
         XCTAssertThrowsError(try DescriptionEditor.settingOffsets(["desk": 5], in: text)) { error in
             XCTAssertTrue("\(error)".contains("'desk'") && "\(error)".contains("by hand"), "\(error)")
         }
+        // An offset above the name is the one changed, its comment kept; a name with a comment, a name
+        // that begins another's, and Windows line ends are read as written.
+        let written = "cameras:\r\n  - name: c\r\n    synthetic: ball\r\nmicrophones:\r\n  - name: voices\r\n    synthetic: 440\r\n"
+            + "  - offset: 50   # measured in May\r\n    name: \"voice\"  # the desk\r\n    synthetic: sync\r\n"
+        XCTAssertEqual(try DescriptionEditor.settingOffsets(["voice": 130], in: written),
+                       written.replacingOccurrences(of: "- offset: 50   # measured", with: "- offset: 130   # measured"))
+        XCTAssertEqual(try PipelineDescription.parse(try DescriptionEditor.settingOffsets(["voice": 130], in: written), file: "t.yaml").microphones.map(\.sound.offset),
+                       [.zero, .milliseconds(130)])
+        XCTAssertThrowsError(try DescriptionEditor.settingOffsets(["voice": 5], in: "microphones:\n  - name:\n      voice\n"), "a name on the next line is left to the hand")
     }
 }

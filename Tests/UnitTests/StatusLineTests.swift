@@ -23,4 +23,20 @@ final class StatusLineTests: XCTestCase {
         XCTAssertEqual(line.text(for: status(61, front: 30, side: 30)), "\r\u{1B}[K01:01.0  front 0 fps, side 0 fps  dropped 0  3.0 MiB")
         XCTAssertNotNil(line.text(for: status(62, front: 60, side: 60)))
     }
+
+    /// Each microphone's meter, in the order of their names, with what needs looking at: a bar on a
+    /// terminal and over the preview, numbers in a log.
+    func testTheMetersAreOnTheLineAndOverThePreviewWithTheirWarnings() {
+        var snapshot = status(5, front: 150, side: 75)
+        snapshot.soundLevels = ["voice": SoundLevel(peak: -12, rms: -30), "room": SoundLevel(peak: 0, rms: -2)]
+        snapshot.soundAlerts = ["room": "clipping"]
+        var line = StatusLine()
+        line.isTerminal = true
+        XCTAssertEqual(line.text(for: snapshot), "\r\u{1B}[K00:05.0  front 0 fps, side 0 fps  dropped 0  3.0 MiB  room [##########] 0 CLIPPING  voice [#####..|..] -12")
+        line = StatusLine()
+        line.isTerminal = false
+        XCTAssertEqual(line.text(for: snapshot), "recording 00:05.0  front 0 fps, side 0 fps  dropped 0  3.0 MiB  room peak 0 rms -2 dBFS CLIPPING  voice peak -12 rms -30 dBFS\n")
+        var overlay = PreviewOverlay(recording: false)
+        XCTAssertEqual(overlay.text(for: snapshot, pressure: nil), "room [##########] 0 CLIPPING  voice [#####..|..] -12")
+    }
 }

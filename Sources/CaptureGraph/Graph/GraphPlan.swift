@@ -29,10 +29,15 @@ public struct GraphPlan: Sendable {
         public let toPad: String?
         /// Properties of the (request) sink pad, e.g. a compositor input's position and size.
         public var padProperties: [(String, PropertyValue)] = []
-        /// How much later what passes the sink pad is placed (negative: earlier): a microphone's offset,
-        /// where it joins a mixer. A pad's time offset is not a property gst-launch can set (its range
-        /// starts at zero), so a launch line leaves it out.
+        /// How much later what leaves by the link's source pad is placed (negative: earlier): a
+        /// microphone's offset, where it joins a mixer. Set on the source pad, which sends its segment
+        /// again with a changed offset at its next buffer (a sink pad takes one only with a new segment,
+        /// which a live microphone never sends). A pad's time offset is not a property gst-launch can set
+        /// (its range starts at zero), so a launch line leaves it out.
         public var timeOffset = Duration.zero
+
+        /// The source pad's name, as the running graph has it.
+        var sourcePad: String { fromPad ?? "src" }
 
         /// The element the link goes into.
         public var target: ElementHandle<Element> { ElementHandle(to) }

@@ -25,11 +25,11 @@ enum PipelineAssembler {
                 continue
             }
             try from.link(to, sourcePad: link.fromPad, sinkPad: link.toPad)
-            if let padName = link.toPad, !link.padProperties.isEmpty || link.timeOffset != .zero {
+            if let padName = link.toPad, !link.padProperties.isEmpty {
                 let pad = try to.staticPad(padName)
                 for (property, value) in link.padProperties { try pad.set(property, value) }
-                pad.timeOffset = link.timeOffset
             }
+            if link.timeOffset != .zero { try from.staticPad(link.sourcePad).timeOffset = link.timeOffset }
         }
         return pipeline
     }

@@ -119,9 +119,11 @@ extension RunningGraph {
         if case .element(let structure) = message.kind, structure.name == "level",
            let inputID = message.sourceName.flatMap({ plan.input(owning: $0) }) {
             let level = SoundLevel(peak: structure.doubles("peak").max() ?? SoundLevel.floor, rms: structure.doubles("rms").max() ?? SoundLevel.floor)
-            soundLevels.withValue { $0[inputID] = level }
             let time = elapsed
-            return soundWatch.withValue { $0.observe(level, of: inputID, at: time) }.map { .sound($0) }
+            // The meter before the stages says only whether the device itself clips.
+            let atInput = message.sourceName?.hasSuffix(GraphBuilder.inputLevelSuffix) == true
+            if !atInput { soundLevels.withValue { $0[inputID] = level } }
+            return soundWatch.withValue { $0.observe(level, of: inputID, at: time, atInput: atInput) }.map { .sound($0) }
         }
         switch message.kind {
         case .error where message.errorCode == .resourceNotFound && plan.previewSink.flatMap({ pipeline[$0] }).map({ message.isFrom($0) }) == true:

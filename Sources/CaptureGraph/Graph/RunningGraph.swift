@@ -206,12 +206,14 @@ package final class RunningGraph: @unchecked Sendable {
                 if property == "caps" { keepers.first { $0.kept.next.name == node.name }?.modeChanging() }
             }
         }
-        let offsets = Dictionary(plan.links.map { ("\($0.to).\($0.toPad ?? "")", $0.timeOffset) }) { first, _ in first }
-        for link in next.links where !link.padProperties.isEmpty || link.timeOffset != offsets["\(link.to).\(link.toPad ?? "")", default: .zero] {
+        for link in next.links where !link.padProperties.isEmpty {
             guard let padName = link.toPad, let element = pipeline[link.target] else { continue }
             let pad = try element.staticPad(padName)
             for (property, value) in link.padProperties { try pad.set(property, value) }
-            if link.timeOffset != offsets["\(link.to).\(link.toPad ?? "")", default: .zero] { pad.timeOffset = link.timeOffset }
+        }
+        let offsets = Dictionary(plan.links.map { ("\($0.from).\($0.sourcePad)", $0.timeOffset) }) { first, _ in first }
+        for link in next.links where link.timeOffset != offsets["\(link.from).\(link.sourcePad)", default: .zero] {
+            try pipeline[ElementHandle<Element>(link.from)]?.staticPad(link.sourcePad).timeOffset = link.timeOffset
         }
         plan = next
     }

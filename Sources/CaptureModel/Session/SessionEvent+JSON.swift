@@ -28,8 +28,11 @@ extension SessionEvent {
             }
             return JSONValue.object(fields).text
         case .sound(let alert):
-            return JSONValue.object(["event": "sound", "microphone": .string(alert.microphone), "what": .string(alert.kind.rawValue),
-                                     "time": .number(alert.at.seconds, places: 3)]).text
+            var fields: [String: JSONValue] = ["event": "sound", "microphone": .string(alert.microphone), "what": .string(alert.kind.rawValue),
+                                               "time": .number(alert.at.seconds, places: 3)]
+            // Where a clip was heard: as the device gives the sound, or as it is recorded.
+            if alert.kind == .clipping { fields["where"] = .string(alert.atInput ? "source" : "recorded") }
+            return JSONValue.object(fields).text
         default: return nil
         }
     }

@@ -18,7 +18,11 @@ public struct SoundWatch: Sendable {
     public init() {}
 
     /// The alert a reading brings, if any. A silent microphone that comes back clipping is said to clip.
-    public mutating func observe(_ level: SoundLevel, of microphone: String, at time: Duration) -> SoundAlert? {
+    /// `atInput`: the reading is of the sound as the device gives it, before the microphone's stages (a
+    /// microphone turned down by its gain or held by a limiter may still clip at its source), and only
+    /// its clipping counts; else of the sound as it is recorded.
+    public mutating func observe(_ level: SoundLevel, of microphone: String, at time: Duration, atInput: Bool = false) -> SoundAlert? {
+        if atInput { return clipping(level, of: microphone, at: time, atInput: true) }
         var alert: SoundAlert?
         if level.rms < Self.silentLevel {
             let since = quietSince[microphone] ?? time
@@ -30,13 +34,15 @@ public struct SoundWatch: Sendable {
             quietSince[microphone] = nil
             if silent.remove(microphone) != nil { alert = SoundAlert(microphone: microphone, kind: .heard, at: time) }
         }
-        if level.peak >= Self.clippingPeak {
-            if lastClip[microphone].map({ time - $0 >= Self.clippingHold }) ?? true {
-                alert = SoundAlert(microphone: microphone, kind: .clipping, at: time)
-            }
-            lastClip[microphone] = time
-        }
-        return alert
+        return clipping(level, of: microphone, at: time, atInput: false) ?? alert
+    }
+
+    /// Clipping, said when the microphone has not clipped (at its source or as recorded) for the hold.
+    private mutating func clipping(_ level: SoundLevel, of microphone: String, at time: Duration, atInput: Bool) -> SoundAlert? {
+        guard level.peak >= Self.clippingPeak else { return nil }
+        defer { lastClip[microphone] = time }
+        guard lastClip[microphone].map({ time - $0 >= Self.clippingHold }) ?? true else { return nil }
+        return SoundAlert(microphone: microphone, kind: .clipping, at: time, atInput: atInput)
     }
 
     /// What stands for each microphone now, for the status: "clipping" within the hold, "silent".
@@ -62,16 +68,20 @@ public struct SoundAlert: Sendable, Equatable {
     public let microphone: String
     public let kind: Kind
     public let at: Duration
+    /// Clipping as the device gives the sound, before pipcam's stages: only the device's own level helps.
+    public let atInput: Bool
 
-    public init(microphone: String, kind: Kind, at: Duration) {
+    public init(microphone: String, kind: Kind, at: Duration, atInput: Bool = false) {
         self.microphone = microphone
         self.kind = kind
         self.at = at
+        self.atInput = atInput
     }
 
     /// One line for a person.
     public var text: String {
         switch kind {
+        case .clipping where atInput: "\(microphone) clips at its source: turn its input level down (the sound card's or the desktop's)"
         case .clipping: "\(microphone) clips: its sound reached full scale; lower its gain, or set a limiter"
         case .silent: "\(microphone) has been silent (under \(Int(SoundWatch.silentLevel)) dBFS) for \(Int(SoundWatch.silentFor.components.seconds)) s: is it muted or unplugged?"
         case .heard: "\(microphone) is heard again"

@@ -134,6 +134,9 @@ struct GraphBuilder {
                                            deliveredPad: deliveredTap?.1, framesOnTheWay: queues * (Self.cameraQueueFrames + 1))
     }
 
+    /// The end of the name of the meter a microphone's sound passes before its stages.
+    static let inputLevelSuffix = "-input-level"
+
     /// A microphone's source, then a branch for each of its connections (queue, switch), teed, and each
     /// output's part after the switch.
     private mutating func addMicrophone(_ input: DeviceInput, index: Int, file: inout MovieFilePart?) {
@@ -143,12 +146,16 @@ struct GraphBuilder {
         defer { plan.branchInput = nil }
         let prefix = "mic" + String(index)
         let source = MicrophoneSources(configuration: configuration).add(input, prefix: prefix, to: &plan)
+        // A meter of the sound as the device gives it, for its clipping alone: the stages may hide it.
+        let inputLevel = plan.add(prefix + Self.inputLevelSuffix, .level, [("interval", .uint(SoundLevel.intervalNanoseconds))])
+        plan.link(source, to: inputLevel)
         let stages = SoundStages.add(input.sound, prefix: prefix, to: &plan)
         // A raw own track takes the sound before the stages, through a switch of its own that follows the
         // connection's.
         let rawTrack = input.sound.ownTrack == .raw && file?.hasOwnTracks == true
+            && connections.contains { $0.outputID == file?.movie.id }
         let rawQueue = rawTrack ? plan.add("\(prefix)-raw-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers)) : nil
-        plan.fanOut(from: source, to: [stages.first] + (rawQueue.map { [$0] } ?? []), tee: "\(prefix)-raw-tee")
+        plan.fanOut(from: inputLevel, to: [stages.first] + (rawQueue.map { [$0] } ?? []), tee: "\(prefix)-raw-tee")
         // The meter: the sound's peak and loudness ten times a second, as it is recorded.
         let captured = plan.add("\(prefix)-level", .level, [("interval", .uint(SoundLevel.intervalNanoseconds))])
         plan.link(stages.last, to: captured)
