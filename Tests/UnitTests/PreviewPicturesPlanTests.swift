@@ -49,7 +49,9 @@ final class PreviewPicturesPlanTests: XCTestCase {
     func testMicrophonesAreMeteredBetweenRecordingsAndWhileRecording() throws {
         for movie in [false, true] {
             let (plan, _) = try plan(watched: false, movie: movie)
-            XCTAssertEqual(plan.nodes.filter { $0.factory == .level }.count, 2, "a meter per microphone (recording: \(movie))")
+            // And one before each microphone's stages, for clipping at its source.
+            XCTAssertEqual(plan.nodes.filter { $0.factory == .level && !$0.name.hasSuffix("-input-level") }.count, 2, "a meter per microphone (recording: \(movie))")
+            XCTAssertEqual(plan.nodes.filter { $0.factory == .level }.count, 4)
         }
     }
 

@@ -32,10 +32,13 @@ final class StatusLineTests: XCTestCase {
         snapshot.soundAlerts = ["room": "clipping"]
         var line = StatusLine()
         line.isTerminal = true
-        XCTAssertEqual(line.text(for: snapshot), "\r\u{1B}[K00:05.0  front 0 fps, side 0 fps  dropped 0  3.0 MiB  room [##########] 0 CLIPPING  voice [#####..|..] -12")
+        XCTAssertEqual(line.text(for: snapshot), "\r\u{1B}[K00:05.0  front 30 fps, side 15 fps  dropped 0  3.0 MiB  room [##########] 0 CLIPPING  voice [#####..|..] -12")
         line = StatusLine()
         line.isTerminal = false
-        XCTAssertEqual(line.text(for: snapshot), "recording 00:05.0  front 0 fps, side 0 fps  dropped 0  3.0 MiB  room peak 0 rms -2 dBFS CLIPPING  voice peak -12 rms -30 dBFS\n")
+        XCTAssertEqual(line.text(for: snapshot), "recording 00:05.0  front 30 fps, side 15 fps  dropped 0  3.0 MiB  room peak 0 rms -2 dBFS CLIPPING  voice peak -12 rms -30 dBFS\n")
+        line = StatusLine()
+        line.isTerminal = true
+        XCTAssertEqual(line.text(for: snapshot, columns: 40), "\r\u{1B}[K00:05.0  front 30 fps, side 15 fps  dro", "cut to fit a terminal 40 wide")
         var overlay = PreviewOverlay(recording: false)
         XCTAssertEqual(overlay.text(for: snapshot, pressure: nil), "room [##########] 0 CLIPPING  voice [#####..|..] -12")
     }
