@@ -160,6 +160,13 @@ extension CaptureSession {
         return summary
     }
 
+    /// Whether `candidate` would run in the graph running now, only its live settings changed: no rebuild,
+    /// and a recording goes on in the same file. True when nothing runs.
+    public func changesOnlyLiveSettings(to candidate: SessionConfiguration) -> Bool {
+        guard let running = locked({ graph }) else { return true }
+        return (try? candidate.graphPlan().structureKey) == running.plan.structureKey
+    }
+
     /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size.
     public func liveStatus() -> LiveStatus? {
         locked { graph }?.liveStatus()

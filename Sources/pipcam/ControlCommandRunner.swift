@@ -41,9 +41,10 @@ struct ControlCommandRunner: Sendable {
             case .sound(let id, let change):
                 try check(id, isCamera: false)
                 guard let index = session.configuration.inputs.firstIndex(where: { $0.id == id }) else { throw CLIError("no microphone '\(id)'") }
-                let current = session.configuration.inputs[index].sound
-                let next = try change.applied(to: current)
-                if current.changesStages(to: next) {
+                var candidate = session.configuration
+                let next = try change.applied(to: candidate.inputs[index].sound)
+                candidate.inputs[index].sound = next
+                guard session.changesOnlyLiveSettings(to: candidate) else {
                     throw CLIError("\(id): noise suppression, and a high-pass or limiter turned on or off, are set in the description (gain, offset, and the cut and ceiling already set change live)")
                 }
                 try await session.update { $0.inputs[index].sound = next }

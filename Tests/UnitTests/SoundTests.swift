@@ -99,14 +99,13 @@ final class SoundTests: XCTestCase {
         configuration.inputs[1].sound.limiter = -3
         configuration.inputs[1].sound.offset = .milliseconds(-50)
         XCTAssertEqual(try configuration.graphPlan().structureKey, before.structureKey)
-        let sound = configuration.inputs[1].sound
-        var suppressed = sound
-        suppressed.noiseSuppression = .low
-        XCTAssertTrue(sound.changesStages(to: suppressed))
-        var unlimited = sound
-        unlimited.limiter = nil
-        XCTAssertTrue(sound.changesStages(to: unlimited))
-        XCTAssertFalse(sound.changesStages(to: { var next = sound; next.gain = 3; next.offset = .zero; return next }()))
+        let live = try configuration.graphPlan().structureKey
+        for change in [{ (sound: inout SoundProcessing) in sound.noiseSuppression = .low }, { $0.noiseSuppression = .off }, { $0.limiter = nil },
+                       { $0.highPass = nil }, { $0.ownTrack = .raw }] {
+            var changed = configuration
+            change(&changed.inputs[1].sound)
+            XCTAssertNotEqual(try changed.graphPlan().structureKey, live, "\(changed.inputs[1].sound)")
+        }
     }
 
     func testTheSoundCommandTakesTheDescriptionsRanges() throws {

@@ -39,13 +39,6 @@ public struct SoundProcessing: Sendable, Hashable {
     /// room for the sound card's own buffer.
     public static let offsetMilliseconds = -400...400
 
-    /// Whether going from this to `next` needs stages made or taken away (the graph rebuilt), rather than
-    /// values changed in the running ones.
-    public func changesStages(to next: SoundProcessing) -> Bool {
-        (highPass == nil) != (next.highPass == nil) || noiseSuppression != next.noiseSuppression
-            || (limiter == nil) != (next.limiter == nil) || ownTrack != next.ownTrack
-    }
-
     /// The linear factor of `gain`, as `volume` takes it.
     public var gainFactor: Double { pow(10, gain / 20) }
     /// How far under its ceiling the limiter holds the sound: Opus's decoded peaks run up to about 0.7 dB
