@@ -77,6 +77,12 @@ extension Duration {
         return GstClockTime(max(0, seconds)) * 1_000_000_000 + GstClockTime(max(0, attoseconds) / 1_000_000_000)
     }
 
+    /// Nanoseconds, negative too: a shift in time (a pad's offset), not a clock's reading.
+    var signedNanoseconds: gint64 {
+        let (seconds, attoseconds) = components
+        return gint64(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
     /// A Duration from a GstClockTime, or nil for GST_CLOCK_TIME_NONE.
     static func clockTime(_ value: GstClockTime) -> Duration? {
         value == pc_clock_time_none() ? nil : .nanoseconds(Int64(value))

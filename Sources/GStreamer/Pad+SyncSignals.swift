@@ -16,7 +16,6 @@ extension Pad {
     /// pipeline's latency for sound a sink plays (it plays each sample that long after its time). `late`
     /// puts each beep that long after its second: a microphone that is late.
     public func soundSyncBeeps(heardAfter: Duration = .zero, late: Duration = .zero) {
-        let shift = heardAfter - late
-        pc_pad_sound_sync_beeps(pad, gint64(shift.components.seconds * 1_000_000_000 + shift.components.attoseconds / 1_000_000_000))
+        pc_pad_sound_sync_beeps(pad, (heardAfter - late).signedNanoseconds)
     }
 }

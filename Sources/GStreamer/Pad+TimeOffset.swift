@@ -5,9 +5,6 @@ extension Pad {
     /// GStreamer's call, not the pad's `offset` property, which takes no negative value.
     public var timeOffset: Duration {
         get { .nanoseconds(Int64(gst_pad_get_offset(pad))) }
-        set {
-            let (seconds, attoseconds) = newValue.components
-            gst_pad_set_offset(pad, gint64(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-        }
+        set { gst_pad_set_offset(pad, newValue.signedNanoseconds) }
     }
 }
