@@ -72,7 +72,8 @@ enum SessionWatches {
     static func limit(_ limit: Duration, of running: RunningGraph, stop: @escaping @Sendable () async -> Void) {
         Task {
             while !running.stopped.value {
-                let left = limit - running.elapsed
+                // The file's time: a pause holds it back.
+                let left = limit - running.recorded
                 if left <= .zero {
                     await stop()
                     return

@@ -56,6 +56,8 @@ enum WebPage {
     <button id=layoutButton data-command='{"command":"layout"}'>Layout</button>
     <button id=corner data-command='{"command":"corner"}'>Corner</button>
     <button id=photo data-command='{"command":"photo"}'>Photo</button>
+    <button id=marker data-command='{"command":"marker"}'>Marker</button>
+    <button id=pause>Pause</button>
     </div>
     <div id=error></div>
     <div id=meters></div>
@@ -100,9 +102,12 @@ enum WebPage {
       return made;
     }
     function show(s) {
-      $("state").textContent = s.recording ? "recording" : "live";
-      $("state").className = s.recording ? "rec" : "";
-      $("elapsed").textContent = clock(s.elapsed);
+      const paused = typeof s.paused === "number";
+      $("state").textContent = paused ? "paused " + clock(s.paused) : s.recording ? "recording" : "live";
+      $("state").className = s.recording && !paused ? "rec" : "";
+      $("elapsed").textContent = clock(s.recorded != null ? s.recorded : s.elapsed) + (s.markers ? ", " + s.markers + " markers" : "");
+      $("pause").textContent = paused ? "Resume" : "Pause";
+      $("pause").onclick = () => send({command: paused ? "resume" : "pause"});
       $("file").textContent = s.file || "–";
       $("size").textContent = size(s.size);
       $("free").textContent = size(s.free);

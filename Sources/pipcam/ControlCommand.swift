@@ -30,13 +30,17 @@ enum ControlCommand: Sendable, Equatable {
     case stream(id: String, enabled: Bool?)
     /// Changes a microphone's processing (`SoundProcessing`): what the command gives, the rest kept.
     case sound(id: String, change: SoundChange)
+    /// Sets a marker (a chapter in the file) now; nil titles it "Marker N".
+    case marker(title: String?)
+    /// Pauses (true) or resumes (false) the recording; nil the other way round.
+    case pause(Bool?)
 
     enum ControlChange: Sendable, Equatable {
         case set([ControlSettings.Setting])
         case reset
     }
 
-    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "record", "stop", "status", "control", "controls", "match", "stream", "sound"]
+    static let names = ["swap", "corner", "layout", "camera", "mute", "photo", "record", "stop", "status", "control", "controls", "match", "stream", "sound", "marker", "pause", "resume"]
 
     /// One line of the control socket: `{"command":"corner","corner":"top-left"}`.
     init(jsonLine line: String) throws {
@@ -82,6 +86,9 @@ enum ControlCommand: Sendable, Equatable {
             guard change != SoundChange() else { throw CLIError("\"sound\" needs \"gain\", \"high-pass\", \"noise-suppression\", \"limiter\" or \"offset\"") }
             self = .sound(id: try id(), change: change)
         case "photo": self = .photo
+        case "marker": self = .marker(title: fields.title)
+        case "pause": self = .pause(true)
+        case "resume": self = .pause(false)
         case "record": self = .record
         case "stop": self = .stop
         case "status": self = .status
@@ -124,9 +131,10 @@ enum ControlCommand: Sendable, Equatable {
         let noiseSuppression: String?
         let limiter: Double?
         let offset: Int?
+        let title: String?
 
         enum CodingKeys: String, CodingKey {
-            case command, corner, kind, id, enabled, muted, camera, set, lock, unlock, reset, controls, gain, limiter, offset
+            case command, corner, kind, id, enabled, muted, camera, set, lock, unlock, reset, controls, gain, limiter, offset, title
             case highPass = "high-pass"
             case noiseSuppression = "noise-suppression"
         }
@@ -166,8 +174,8 @@ enum ControlCommand: Sendable, Equatable {
             let index = Int(key)! - 1
             guard index < cameras.count else { return nil }
             self = .camera(id: cameras[index], enabled: nil)
-        case "m", "n":
-            let index = key == "m" ? 0 : 1
+        case "n", "N":
+            let index = key == "n" ? 0 : 1
             guard index < microphones.count else { return nil }
             self = .mute(id: microphones[index], muted: nil)
         case "[", "]", "{", "}", "bracketleft", "bracketright", "braceleft", "braceright":
@@ -176,7 +184,9 @@ enum ControlCommand: Sendable, Equatable {
             guard index < microphones.count else { return nil }
             let up = ["]", "}", "bracketright", "braceright"].contains(key)
             self = .sound(id: microphones[index], change: SoundChange(gainStep: up ? SoundChange.keyStep : -SoundChange.keyStep))
-        case "p": self = .photo
+        case "m": self = .marker(title: nil)
+        case "p": self = .pause(nil)
+        case "t": self = .photo
         case "q", "Escape": self = .stop
         case "+", "=", "-", "plus", "equal", "minus", "KP_Add", "KP_Subtract":
             // The terminal gives the character; the window, X's name for the key.
@@ -191,5 +201,5 @@ enum ControlCommand: Sendable, Equatable {
     }
 
     /// The keys, as the window and the terminal announce them.
-    static let keyHelp = "keys: s swap, c corner, l layout, 1/2 camera on/off, m/n mute, +/- zoom, e/E exposure locked/auto, p photo, q stop"
+    static let keyHelp = "keys: s swap, c corner, l layout, 1/2 camera on/off, n/N mute, m marker, p pause/resume, t photo, +/- zoom, e/E exposure locked/auto, q stop"
 }

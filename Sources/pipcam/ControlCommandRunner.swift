@@ -50,6 +50,16 @@ struct ControlCommandRunner: Sendable {
                 try await session.update { $0.inputs[index].sound = next }
             case .stream(let id, let enabled):
                 extra["streaming"] = .bool(try session.setStreamEnabled(enabled, stream: id))
+            case .marker(let title):
+                let marker = try session.addMarker(title: title)
+                extra["marker"] = .object(["title": .string(marker.title), "time": .number(marker.time.seconds, places: 3)])
+            case .pause(let pausing):
+                if pausing ?? !session.isPaused {
+                    extra["paused-at"] = .number(try session.pauseRecording().seconds, places: 3)
+                } else {
+                    let resumed = try session.resumeRecording()
+                    extra["resumed-at"] = .number(resumed.at.seconds, places: 3)
+                }
             case .photo:
                 guard let photoDirectory else { throw CLIError("photos are off: start with --photos DIR") }
                 let result = try await session.capturePhoto(photoOptions.settings(directory: photoDirectory), events: PhotoOptions.show)
@@ -118,6 +128,9 @@ struct ControlCommandRunner: Sendable {
             state["streams"] = .object(Dictionary(status.streams.map { ($0.stream, JSONValue.string($0.state.rawValue)) }) { $1 })
             state["levels"] = status.soundLevelsJSON
             state["sound-alerts"] = .object(status.soundAlerts.mapValues { .string($0) })
+            state["paused"] = status.paused.map { .number($0.seconds, places: 3) } ?? .bool(false)
+            if let recorded = status.recorded { state["recorded"] = .number(recorded.seconds, places: 3) }
+            state["markers"] = .integer(status.markers)
         }
         state["sound"] = .object(Dictionary(uniqueKeysWithValues: configuration.inputs.filter { !$0.device.isCamera && isConnected($0.id) }.map { ($0.id, $0.sound.json) }))
         if let path = configuration.movieFile?.path {

@@ -35,6 +35,12 @@ struct Repair: ParsableCommand {
             try? FileManager.default.removeItem(atPath: target)
             do {
                 try FileManager.default.copyItem(atPath: file, toPath: target)
+                // The markers set while it was recorded go into the copy; the file keeps its own.
+                let markers = MarkerJournal.path(for: file)
+                if FileManager.default.fileExists(atPath: markers) {
+                    try? FileManager.default.removeItem(atPath: MarkerJournal.path(for: target))
+                    try FileManager.default.copyItem(atPath: markers, toPath: MarkerJournal.path(for: target))
+                }
             } catch {
                 throw CLIError("cannot write \(output): \(error.localizedDescription)")
             }

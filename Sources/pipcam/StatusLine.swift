@@ -32,7 +32,10 @@ struct StatusLine {
         let meters = status.soundLevels.keys.sorted().map { id in
             SoundMeter.text(id, status.soundLevels[id]!, bar: isTerminal) + (status.soundAlerts[id].map { " " + $0.uppercased() } ?? "")
         }
-        let line = RecordingSummary.clock(status.elapsed)
+        // The time the file holds (pauses left out), and how long the pause under way has lasted.
+        let paused = status.paused.map { "  PAUSED \(RecordingSummary.clock($0))" } ?? ""
+        let markers = status.markers > 0 ? "  \(status.markers) marker\(status.markers == 1 ? "" : "s")" : ""
+        let line = RecordingSummary.clock(status.recorded ?? status.elapsed) + paused + markers
             + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)"
             + (meters.isEmpty ? "" : "  " + meters.joined(separator: "  "))
             + (streams.isEmpty ? "" : "  " + streams) + (note.isEmpty ? "" : "  \(note)")

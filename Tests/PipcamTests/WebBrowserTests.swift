@@ -3,7 +3,8 @@ import PipcamTestSupport
 import XCTest
 
 /// The page in a real browser (Debian's headless Chromium): the live picture shows the cameras, a meter
-/// moves with the sound, Swap swaps the picture, and Record then Stop leave a file that plays.
+/// moves with the sound, Swap swaps the picture, and Record, Marker, Pause, Resume and Stop leave a file
+/// that plays, with its chapters.
 final class WebBrowserTests: XCTestCase {
     // The front camera's bars, the side camera's ball, and a microphone that beeps (its meter moves).
     private let description = """
@@ -53,7 +54,7 @@ final class WebBrowserTests: XCTestCase {
         XCTAssertGreaterThan((beep.max() ?? -60) - (beep.min() ?? -60), 20, "the beeping microphone's meter moves: \(beep)")
         XCTAssertGreaterThan(meters["room"]?.max() ?? -60, -30, "the tone's meter shows it")
 
-        XCTAssertEqual(report["states"] as? [String], ["live", "recording", "live"])
+        XCTAssertEqual(report["states"] as? [String], ["live", "recording", "paused", "recording", "live"])
         serve.signal(SIGTERM)
         XCTAssertEqual(serve.wait().status, 0)
         let recordings = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mkv") }
@@ -61,6 +62,9 @@ final class WebBrowserTests: XCTestCase {
         let file = "\(folder)/\(recordings[0])"
         XCTAssertEqual(try MediaProbe.readerWarnings(path: file), "")
         XCTAssertGreaterThan(try MediaProbe.videoFrameCount(path: file), 50)
+        // Marker, and the chapter the resume sets.
+        let chapters = try Command.run(["ffprobe", "-v", "error", "-show_entries", "chapter_tags=title", "-of", "csv=p=0", file]).output
+        XCTAssertEqual(chapters.split(separator: "\n").map { $0.hasPrefix("Resumed after ") ? "Resumed" : String($0) }, ["Marker 1", "Resumed"], chapters)
     }
 
     /// The main camera's region and the inset's, as shares of the picture the browser shows.

@@ -5,8 +5,8 @@ page tests. Opens http://127.0.0.1:PORT/, waits for the live picture and the Web
   - saves the live picture as OUT/before.png;
   - reads each microphone's meter ten times a second for three seconds;
   - clicks Swap and saves the picture ten times, 0.4 s apart (OUT/after-0.png …);
-  - with --record, clicks Record, waits for two seconds of recording, clicks Stop and waits for the
-    page to say it is live again.
+  - with --record, clicks Record, waits for two seconds of recording, clicks Marker, then Pause, waits
+    for a second of the pause, clicks Resume, then Stop, and waits for the page to say it is live again.
 
     web-browser.py PORT OUT [--record]
 
@@ -74,6 +74,15 @@ try:
         wait_for("the recording to start", lambda: state() == "recording")
         states.append(state())
         wait_for("two seconds recorded", lambda: driver.find_element(By.ID, "elapsed").text >= "00:02")
+        driver.find_element(By.ID, "marker").click()
+        wait_for("the marker", lambda: "1 markers" in driver.find_element(By.ID, "elapsed").text)
+        driver.find_element(By.ID, "pause").click()
+        wait_for("the pause", lambda: state().startswith("paused"))
+        states.append("paused")
+        wait_for("a second of the pause", lambda: state() >= "paused 00:01")
+        driver.find_element(By.ID, "pause").click()
+        wait_for("the resume", lambda: state() == "recording")
+        states.append(state())
         driver.find_element(By.ID, "stop").click()
         wait_for("the recording to stop", lambda: state() == "live")
         states.append(state())

@@ -51,6 +51,7 @@ final class ControlCommandTests: XCTestCase {
         XCTAssertEqual(refusal(#"{"corner":"top-left"}"#), "no \"command\" (one of \(ControlCommand.names.joined(separator: ", ")))")
         XCTAssertEqual(refusal(#"{"command":"zoom"}"#), "unknown command 'zoom' (commands: \(ControlCommand.names.joined(separator: ", ")))")
         XCTAssertEqual(refusal(#"{"command":"camera"}"#), "\"camera\" needs an \"id\"")
+        XCTAssertEqual(refusal(#"{"command":"marker","title":3}"#), "\"title\" must be a string")
         XCTAssertEqual(refusal(#"{"command":"mute","id":"voice","muted":"yes"}"#), "\"muted\" must be true or false")
         XCTAssertEqual(refusal(#"{"command":"corner","corner":"middle"}"#)?.hasPrefix("\"corner\" is one of "), true)
     }
@@ -58,8 +59,11 @@ final class ControlCommandTests: XCTestCase {
     func testKeysNumberCamerasAndMicrophonesInTheSessionsOrder() {
         let cameras = ["front", "side"], microphones = ["voice"]
         XCTAssertEqual(ControlCommand(key: "2", cameras: cameras, microphones: microphones), .camera(id: "side", enabled: nil))
-        XCTAssertEqual(ControlCommand(key: "m", cameras: cameras, microphones: microphones), .mute(id: "voice", muted: nil))
-        XCTAssertNil(ControlCommand(key: "n", cameras: cameras, microphones: microphones), "no second microphone")
+        XCTAssertEqual(ControlCommand(key: "n", cameras: cameras, microphones: microphones), .mute(id: "voice", muted: nil))
+        XCTAssertNil(ControlCommand(key: "N", cameras: cameras, microphones: microphones), "no second microphone")
+        XCTAssertEqual(ControlCommand(key: "m", cameras: cameras, microphones: microphones), .marker(title: nil))
+        XCTAssertEqual(ControlCommand(key: "p", cameras: cameras, microphones: microphones), .pause(nil))
+        XCTAssertEqual(ControlCommand(key: "t", cameras: cameras, microphones: microphones), .photo)
         XCTAssertEqual(ControlCommand(key: "Escape", cameras: cameras, microphones: microphones), .stop)
         XCTAssertNil(ControlCommand(key: "x", cameras: cameras, microphones: microphones))
     }

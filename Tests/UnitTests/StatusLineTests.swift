@@ -24,6 +24,17 @@ final class StatusLineTests: XCTestCase {
         XCTAssertNotNil(line.text(for: status(62, front: 60, side: 60)))
     }
 
+    /// Paused: the file's time stands still, and the line says PAUSED with how long, and the markers set.
+    func testAPausedRecordingSaysSoWithItsLength() {
+        var snapshot = status(65, front: 150, side: 75)
+        snapshot.recorded = .seconds(50)
+        snapshot.paused = .milliseconds(15_500)
+        snapshot.markers = 2
+        var line = StatusLine()
+        line.isTerminal = true
+        XCTAssertEqual(line.text(for: snapshot), "\r\u{1B}[K00:50.0  PAUSED 00:15.5  2 markers  front 2 fps, side 1 fps  dropped 0  3.0 MiB")
+    }
+
     /// Each microphone's meter, in the order of their names, with what needs looking at: a bar on a
     /// terminal and over the preview, numbers in a log.
     func testTheMetersAreOnTheLineAndOverThePreviewWithTheirWarnings() {

@@ -6,7 +6,8 @@ import Locking
 
 /// `pipcam export`: a recording as an MP4, for editors that do not read Matroska. The pictures (the
 /// composed one and each camera's own) are copied as they are, never re-encoded; the sound is made AAC,
-/// the one sound an MP4 editor is sure to read (Opus in MP4 is not). Written beside the target and
+/// the one sound an MP4 editor is sure to read (Opus in MP4 is not); its markers become chapters
+/// (`MP4Chapters`). Written beside the target and
 /// renamed into place at the end, so a failed export leaves no half file.
 public enum MP4Export {
     /// AAC at this rate is transparent for speech and music alike.
@@ -47,6 +48,21 @@ public enum MP4Export {
             try await pipeline.runToEnd(timeout: timeout)
         } catch {
             throw CaptureError.exportFailed(reason: failure.value ?? "\(error)")
+        }
+        // The recording's markers become the MP4's chapters; the header grows, so it is written anew.
+        // The MP4 begins at zero where the recording (a later part) may not: its chapters count from its start.
+        let chapters = MatroskaChapters.read(path: input)
+        let markers = chapters.markers.map { Marker(title: $0.title, time: max(.zero, $0.time - chapters.start)) }
+        if !markers.isEmpty {
+            let chaptered = partial + ".chapters"
+            defer { try? FileManager.default.removeItem(atPath: chaptered) }
+            do {
+                try MP4Chapters.write(markers, from: partial, to: chaptered)
+            } catch {
+                throw CaptureError.exportFailed(reason: "the chapters: \(error)")
+            }
+            try FileManager.default.moveItem(atPath: chaptered, toPath: output)
+            return
         }
         try FileManager.default.moveItem(atPath: partial, toPath: output)
     }

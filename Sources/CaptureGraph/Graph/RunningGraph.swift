@@ -38,6 +38,10 @@ package final class RunningGraph: @unchecked Sendable {
     let soundLevels = Locked<[String: SoundLevel]>([:])
     /// What the meters say needs looking at (clipping, silence).
     let soundWatch = Locked(SoundWatch())
+    /// Holds back what the encoders would get while the recording is paused (see `RunningGraph+Chapters`).
+    let pauseGate = PauseGate()
+    /// The markers set, and how often the recording was paused.
+    let chapters = Locked(RecordingChapters())
     /// Told when a kept camera is opened again (its input and node): its controls are made there again.
     package let cameraReopened = Locked<(@Sendable (_ inputID: String, _ node: String) -> Void)?>(nil)
 
@@ -62,6 +66,10 @@ package final class RunningGraph: @unchecked Sendable {
         for (handle, path) in plan.mappedClips {
             guard let source = pipeline[handle] else { continue }
             source.feed(try Y4MClip(path: path).feed)
+        }
+        // First on every encoder's input, so the probes added after it (the time limit) see the file's times.
+        for encoder in plan.encoders {
+            if let pad = try? pipeline[encoder]?.staticPad("sink") { pauseGate.attach(to: pad) }
         }
         let (started, stopped) = (started, stopped)
         counters = try GraphCounters(plan: plan, pipeline: pipeline) { started.value && !stopped.value }
@@ -124,6 +132,10 @@ package final class RunningGraph: @unchecked Sendable {
         status.streams = streams?.status ?? []
         status.soundLevels = soundLevels.value
         status.soundAlerts = soundWatch.value.states(at: status.elapsed)
+        let pause = pauseGate.state(at: status.elapsed)
+        status.paused = pause.pausedSince.map { status.elapsed - $0 }
+        status.recorded = pauseGate.fileTime(of: status.elapsed)
+        status.markers = chapters.value.markers.count
         return status
     }
 
@@ -145,6 +157,10 @@ package final class RunningGraph: @unchecked Sendable {
                                        droppedPictures: counters.droppedPictures, fileSize: size, problem: problem)
         summary.interruptions = interruptions.value
         summary.streams = streams?.summaries ?? []
+        let chapters = chapters.value
+        summary.markers = chapters.markers
+        summary.pauses = chapters.pauses
+        summary.pausedTime = pauseGate.state(at: elapsed).total
         if let parts = writer.parts {
             summary.parts = parts.kept
             summary.deletedParts = parts.deletedCount

@@ -12,6 +12,12 @@ public struct LiveStatus: Sendable {
     public var soundLevels: [String: SoundLevel] = [:]
     /// What needs looking at in a microphone's sound now, by input: "clipping" or "silent" (`SoundWatch`).
     public var soundAlerts: [String: String] = [:]
+    /// How long the pause under way has lasted; nil when not paused.
+    public var paused: Duration?
+    /// How much the file holds: the time since the start, less every pause.
+    public var recorded: Duration?
+    /// Chapter marks set so far.
+    public var markers = 0
 
     public init(elapsed: Duration, frames: [(inputID: String, count: Int)], dropped: Int, fileSize: Int64?) {
         self.elapsed = elapsed

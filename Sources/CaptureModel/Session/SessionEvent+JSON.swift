@@ -33,6 +33,12 @@ extension SessionEvent {
             // Where a clip was heard: as the device gives the sound, or as it is recorded.
             if alert.kind == .clipping { fields["where"] = .string(alert.atInput ? "source" : "recorded") }
             return JSONValue.object(fields).text
+        case .marker(let marker):
+            return JSONValue.object(["event": "marker", "title": .string(marker.title), "time": .number(marker.time.seconds, places: 3)]).text
+        case .paused(let time):
+            return JSONValue.object(["event": "paused", "time": .number(time.seconds, places: 3)]).text
+        case .resumed(let time, let length):
+            return JSONValue.object(["event": "resumed", "time": .number(time.seconds, places: 3), "paused": .number(length.seconds, places: 3)]).text
         default: return nil
         }
     }

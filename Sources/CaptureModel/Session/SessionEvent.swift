@@ -32,6 +32,12 @@ public enum SessionEvent: Sendable {
     case stream(StreamEvent)
     /// A microphone clips, has been silent a while, or is heard again (`SoundWatch`).
     case sound(SoundAlert)
+    /// A chapter mark was set, at its time in the file.
+    case marker(Marker)
+    /// The recording paused at this time in the file: nothing is encoded until it resumes.
+    case paused(at: Duration)
+    /// The recording resumed at this time in the file (where a chapter marks it), after a pause this long.
+    case resumed(at: Duration, after: Duration)
 }
 
 /// What a recording holds when it stops.
@@ -71,6 +77,11 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     public var deletedParts = 0
     /// Each stream's time live, reconnects and data sent.
     public var streams: [StreamSummary] = []
+    /// The chapter marks in the file (or its parts), in order.
+    public var markers: [Marker] = []
+    /// How often the recording was paused, and for how long in all (left out of the file).
+    public var pauses = 0
+    public var pausedTime: Duration = .zero
 
     package init(path: String?, duration: Duration, cameras: [Camera], droppedPictures: Int, fileSize: Int64?, problem: String? = nil) {
         self.path = path
@@ -105,6 +116,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
             let end = gap.to.map(Self.clock) ?? "the end"
             lines.append("  \(gap.inputID) was away from \(Self.clock(gap.from)) to \(end): \(gap.reason)")
         }
+        for marker in markers { lines.append("  marker at \(Self.clock(marker.time)): \(marker.title)") }
+        if pauses > 0 { lines.append("  paused \(pauses == 1 ? "once" : "\(pauses) times"), \(Self.seconds(pausedTime)) left out") }
         if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
         if deletedParts > 0 { lines.append("  \(deletedParts) older parts deleted, as keep asks") }
         if let fileSize { lines.append("  \(parts.count > 1 ? "size of the parts" : "file size"): \(Self.bytes(fileSize))") }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// The muxer writes every track as a default one and has no room for the flag, so the graph names a
 /// track that is not to play by default with `notDefaultMark` at the end of its title: room for the
-/// flag, which finishing trades the mark for. The durations go into the tags at the end of the file.
+/// flag, which finishing trades the mark for. The durations go into the tags at the end of the file, and
+/// the markers set while it was written after them, as its chapters (`MatroskaChapters`).
 public enum MatroskaFinish {
     /// Three spaces: a "not played by default" flag takes three bytes.
     public static let notDefaultMark = "   "
@@ -33,9 +34,13 @@ public enum MatroskaFinish {
         try writeFlags(file, layout)
         let ends = BlockScan.trackEnds(file, from: layout.firstCluster, tracks: layout.tracks, scale: layout.timecodeScale)
         let start = BlockScan.startTime(file, from: layout.firstCluster, scale: layout.timecodeScale)
-        guard try appendDurations(BlockScan.since(start, ends), file: file, layout: layout) != nil else { return }
+        let tags = try appendDurations(BlockScan.since(start, ends), file: file, layout: layout)
+        let chapters = try MatroskaChapters.append(for: file, start: start, end: ends.values.max() ?? start)
+        if let chapters { try MatroskaChapters.point(file, layout, at: chapters) }
+        guard tags != nil || chapters != nil else { return }
         try writeSegmentSize(file, layout)
         file.sync()
+        if chapters != nil { MarkerJournal.remove(for: path) }
     }
 
     static func writeSegmentSize(_ file: MatroskaFileBytes, _ layout: MatroskaLayout) throws {

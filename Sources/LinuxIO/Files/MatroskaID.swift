@@ -52,6 +52,16 @@ enum MatroskaID {
     static let cueTrack: UInt32 = 0xF7
     static let cueClusterPosition: UInt32 = 0xF1
 
+    // The chapters.
+    static let editionEntry: UInt32 = 0x45B9
+    static let editionUID: UInt32 = 0x45BC
+    static let chapterAtom: UInt32 = 0xB6
+    static let chapterUID: UInt32 = 0x73C4
+    static let chapterTimeStart: UInt32 = 0x91
+    static let chapterDisplay: UInt32 = 0x80
+    static let chapString: UInt32 = 0x85
+    static let chapLanguage: UInt32 = 0x437C
+
     // The tags.
     static let tag: UInt32 = 0x7373
     static let targets: UInt32 = 0x63C0

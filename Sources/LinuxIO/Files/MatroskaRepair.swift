@@ -9,7 +9,7 @@ import Foundation
 /// block headers from the start, keeps every block that is whole and followed by a well-formed element
 /// (a block cut off by the crash, or followed by the zeros a power cut can leave, is dropped), cuts the
 /// file there, appends the index (a cue at every key picture), and fills in the cluster's size, the
-/// seek table, the duration and, last of all, the segment's size: a repair stopped half-way leaves a
+/// seek table, the duration, the chapters kept beside it (`MarkerJournal`) and, last of all, the segment's size: a repair stopped half-way leaves a
 /// file that is still unfinished, and can be repaired again.
 public enum MatroskaRepair {
     public struct Result: Sendable, Equatable {
@@ -83,6 +83,8 @@ public enum MatroskaRepair {
         try MatroskaFinish.writeFlags(file, layout)
         let start = BlockScan.startTime(file, from: layout.firstCluster, scale: layout.timecodeScale)
         layout.positions[MatroskaID.tags] = try MatroskaFinish.appendDurations(BlockScan.since(start, scan.ends), file: file, layout: layout)
+        let chapters = try MatroskaChapters.append(for: file, start: start, end: scan.end)
+        layout.positions[MatroskaID.chapters] = chapters
         for entry in layout.seekEntries {
             if entry.positionLength == 8, let position = layout.positions[entry.target] {
                 try file.write(withUnsafeBytes(of: UInt64(position - layout.dataStart).bigEndian) { Array($0) }, at: entry.positionOffset)
@@ -91,9 +93,12 @@ public enum MatroskaRepair {
                 try file.write(void(length: entry.length), at: entry.offset)
             }
         }
+        if let chapters, !layout.seekEntries.contains(where: { $0.target == MatroskaID.chapters && $0.positionLength == 8 }) {
+            try MatroskaChapters.point(file, layout, at: chapters)
+        }
         let duration = max(.zero, scan.end - start)
         if let field = layout.durationField {
-            let units = Double(duration.nanoseconds) / Double(layout.timecodeScale)
+            let units = Double(duration.nanosecondCount) / Double(layout.timecodeScale)
             let bytes = field.length == 4 ? withUnsafeBytes(of: Float(units).bitPattern.bigEndian) { Array($0) }
                                           : withUnsafeBytes(of: units.bitPattern.bigEndian) { Array($0) }
             try file.write(bytes, at: field.offset)
@@ -101,6 +106,7 @@ public enum MatroskaRepair {
         file.sync()
         try MatroskaFinish.writeSegmentSize(file, layout)
         file.sync()
+        if chapters != nil { MarkerJournal.remove(for: path) }
         var result = Result(duration: duration, droppedBytes: droppedBytes)
         result.pictures = layout.tracks.filter(\.value.isVideo).keys.min().flatMap { scan.blocks[$0] } ?? 0
         return result
@@ -122,10 +128,6 @@ public enum MatroskaRepair {
         guard length >= 2, let size = EBMLWriter.size(UInt64(length - 1 - sizeLength), length: sizeLength) else { return [] }
         return [UInt8(MatroskaID.void)] + size + [UInt8](repeating: 0, count: length - 1 - sizeLength)
     }
-}
-
-private extension Duration {
-    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }
 
 /// Where the parts of a Matroska file's head are, and what they say: the segment's size field, the seek

@@ -46,6 +46,7 @@ enum StreamPart {
         // VisualOn's encoder, not libav's: the same AAC-LC at a quarter of the CPU, and without loading
         // libav's plugin (hundreds of elements registered at start, a third of a second of a core).
         let encoder = plan.add("stream-aac-encode", .voaacenc, [("bitrate", .int(Int64(max(bitrate, 64) * 1000)))])
+        plan.encoders.append(ElementHandle(encoder))
         let parse = plan.add("stream-aac-parse", .aacparse)
         let tap = addTap("stream-aac", to: &plan)
         plan.streamTaps.aac = tap
