@@ -73,7 +73,7 @@ enum SessionWatches {
         Task {
             while !running.stopped.value {
                 // The file's time: a pause holds it back.
-                let left = limit - running.recorded
+                let left = limit - running.chapters.recorded(at: running.elapsed)
                 if left <= .zero {
                     await stop()
                     return

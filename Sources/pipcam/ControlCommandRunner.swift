@@ -39,27 +39,14 @@ struct ControlCommandRunner: Sendable {
                 try check(id, isCamera: false)
                 try await session.setInputEnabled(!(muted ?? isEnabled(id)), inputID: id)
             case .sound(let id, let change):
-                try check(id, isCamera: false)
-                guard let index = session.configuration.inputs.firstIndex(where: { $0.id == id }) else { throw CLIError("no microphone '\(id)'") }
-                var candidate = session.configuration
-                let next = try change.applied(to: candidate.inputs[index].sound)
-                candidate.inputs[index].sound = next
-                guard session.changesOnlyLiveSettings(to: candidate) else {
-                    throw CLIError("\(id): noise suppression, and a high-pass or limiter turned on or off, are set in the description (gain, offset, and the cut and ceiling already set change live)")
-                }
-                try await session.update { $0.inputs[index].sound = next }
+                try await changeSound(id, change)
             case .stream(let id, let enabled):
                 extra["streaming"] = .bool(try session.setStreamEnabled(enabled, stream: id))
             case .marker(let title):
-                let marker = try session.addMarker(title: title)
+                let marker = try Chapters(session: session).mark(title: title)
                 extra["marker"] = .object(["title": .string(marker.title), "time": .number(marker.time.seconds, places: 3)])
             case .pause(let pausing):
-                if pausing ?? !session.isPaused {
-                    extra["paused-at"] = .number(try session.pauseRecording().seconds, places: 3)
-                } else {
-                    let resumed = try session.resumeRecording()
-                    extra["resumed-at"] = .number(resumed.at.seconds, places: 3)
-                }
+                extra.merge(try pause(pausing)) { $1 }
             case .photo:
                 guard let photoDirectory else { throw CLIError("photos are off: start with --photos DIR") }
                 let result = try await session.capturePhoto(photoOptions.settings(directory: photoDirectory), events: PhotoOptions.show)
@@ -106,6 +93,26 @@ struct ControlCommandRunner: Sendable {
         } catch {
             return Self.line(["ok": false, "error": "\(error)"])
         }
+    }
+
+    /// Changes a microphone's processing, when the change needs no rebuild.
+    private func changeSound(_ id: String, _ change: SoundChange) async throws {
+        try check(id, isCamera: false)
+        guard let index = session.configuration.inputs.firstIndex(where: { $0.id == id }) else { throw CLIError("no microphone '\(id)'") }
+        var candidate = session.configuration
+        let next = try change.applied(to: candidate.inputs[index].sound)
+        candidate.inputs[index].sound = next
+        guard session.changesOnlyLiveSettings(to: candidate) else {
+            throw CLIError("\(id): noise suppression, and a high-pass or limiter turned on or off, are set in the description (gain, offset, and the cut and ceiling already set change live)")
+        }
+        try await session.update { $0.inputs[index].sound = next }
+    }
+
+    /// Pauses (true) or resumes (false) the recording, nil the other way round; where in the file.
+    private func pause(_ pausing: Bool?) throws -> [String: JSONValue] {
+        let chapters = Chapters(session: session)
+        if pausing ?? !chapters.isPaused { return ["paused-at": .number(try chapters.pause().seconds, places: 3)] }
+        return ["resumed-at": .number(try chapters.resume().at.seconds, places: 3)]
     }
 
     /// What the session shows and hears now.

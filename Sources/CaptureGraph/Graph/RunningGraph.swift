@@ -38,10 +38,8 @@ package final class RunningGraph: @unchecked Sendable {
     let soundLevels = Locked<[String: SoundLevel]>([:])
     /// What the meters say needs looking at (clipping, silence).
     let soundWatch = Locked(SoundWatch())
-    /// Holds back what the encoders would get while the recording is paused (see `RunningGraph+Chapters`).
-    let pauseGate = PauseGate()
-    /// The markers set, and how often the recording was paused.
-    let chapters = Locked(RecordingChapters())
+    /// The markers set and the pauses taken.
+    package let chapters: ChapterKeeper
     /// Told when a kept camera is opened again (its input and node): its controls are made there again.
     package let cameraReopened = Locked<(@Sendable (_ inputID: String, _ node: String) -> Void)?>(nil)
 
@@ -67,16 +65,13 @@ package final class RunningGraph: @unchecked Sendable {
             guard let source = pipeline[handle] else { continue }
             source.feed(try Y4MClip(path: path).feed)
         }
-        // First on every encoder's input, so the probes added after it (the time limit) see the file's times.
-        for encoder in plan.encoders {
-            if let pad = try? pipeline[encoder]?.staticPad("sink") { pauseGate.attach(to: pad) }
-        }
         let (started, stopped) = (started, stopped)
         counters = try GraphCounters(plan: plan, pipeline: pipeline) { started.value && !stopped.value }
         writer = try FileWriter(plan: plan, configuration: configuration, pipeline: pipeline, counters: counters)
         pacing = try PicturePacing(plan: plan, configuration: configuration, pipeline: pipeline, skipped: counters.skipped)
         deliveries = DataDeliveries(plan: plan, configuration: configuration, pipeline: pipeline)
         streams = configuration.streams.isEmpty ? nil : try StreamWriter(plan: plan, configuration: configuration, pipeline: pipeline)
+        chapters = ChapterKeeper(plan: plan, pipeline: pipeline, writer: writer, streams: streams)
         if let preview = configuration.previewOutput { try watchKeys(of: preview) }
         keepers = try plan.keptSources.compactMap { kept in
             guard let input = configuration.input(kept.inputID) else { return nil }
@@ -132,10 +127,7 @@ package final class RunningGraph: @unchecked Sendable {
         status.streams = streams?.status ?? []
         status.soundLevels = soundLevels.value
         status.soundAlerts = soundWatch.value.states(at: status.elapsed)
-        let pause = pauseGate.state(at: status.elapsed)
-        status.paused = pause.pausedSince.map { status.elapsed - $0 }
-        status.recorded = pauseGate.fileTime(of: status.elapsed)
-        status.markers = chapters.value.markers.count
+        chapters.fill(&status)
         return status
     }
 
@@ -157,10 +149,7 @@ package final class RunningGraph: @unchecked Sendable {
                                        droppedPictures: counters.droppedPictures, fileSize: size, problem: problem)
         summary.interruptions = interruptions.value
         summary.streams = streams?.summaries ?? []
-        let chapters = chapters.value
-        summary.markers = chapters.markers
-        summary.pauses = chapters.pauses
-        summary.pausedTime = pauseGate.state(at: elapsed).total
+        chapters.fill(&summary, end: elapsed)
         if let parts = writer.parts {
             summary.parts = parts.kept
             summary.deletedParts = parts.deletedCount
@@ -184,28 +173,9 @@ package final class RunningGraph: @unchecked Sendable {
         pacing.limit(to: rate)
     }
 
-    /// Ends every source branch from just downstream of the source, which works whatever state the
-    /// source is in (failed, or blocked waiting for a device).
-    ///
-    /// Each end is sent from a thread of its own: an end a switch holds back (input-selector keeps an
-    /// input's end until its other inputs end too) must hold up neither the other branches nor the stop's
-    /// time limit. The teardown that follows releases it.
+    /// Ends every source branch from just downstream of the source (`SourceEnds`).
     func endAllSourcesFromDownstream() {
-        var ends: [@Sendable () -> Void] = keepers.map { keeper in { keeper.endOfStream() } }
-        // A camera's sound never ends by itself either: its microphone's branch is ended below its switch.
-        for end in keepers.compactMap({ $0.kept.sound.flatMap { pipeline[$0.end] } }) {
-            ends.append { _ = try? end.staticPad("sink").sendEndOfStream() }
-        }
-        // A slate's source, an optional camera's "waiting" picture and a camera sound's silence are left
-        // alone: each feeds a switch whose branch the keeper ends below it.
-        let kept = Set(keepers.flatMap { keeper in
-            [keeper.kept.source.name, keeper.kept.slate?.source.name, keeper.kept.placeholder.first?.name, keeper.kept.sound?.silence.name].compactMap { $0 }
-        })
-        for node in plan.nodes where node.factory.isSource && !kept.contains(node.name) {
-            guard let source = pipeline[node.handle], let pad = try? source.staticPad("src"), let peer = pad.peer else { continue }
-            ends.append { peer.sendEndOfStream() }
-        }
-        for end in ends { DispatchQueue.global().async(execute: end) }
+        SourceEnds.send(plan: plan, pipeline: pipeline, keepers: keepers)
     }
 
     // MARK: changes that need no rebuild
