@@ -12,7 +12,7 @@ extension CaptureSession {
             guard self.locked({ self.graph == nil }) else { return }
             let configuration = self.configuration
             if let movie = configuration.movieFile, movie.writesFile {
-                UnfinishedRecordings.repair(besides: movie.path) { self.eventContinuation.yield($0) }
+                UnfinishedRecordings.repair(besides: movie.path) { self.eventContinuation.yield(self.uploads.noting($0)) }
             }
             self.segmentNames.begin(at: configuration.movieFile?.path)
             let plan = try configuration.graphPlan()
@@ -152,7 +152,8 @@ extension CaptureSession {
         } catch {
             problem = "\(error)"
         }
-        let summary = running.summary(path: configuration.movieFile?.path, problem: problem)
+        var summary = running.summary(path: configuration.movieFile?.path, problem: problem)
+        summary.uploads = uploads.status
         release(running)
         locked { stopTask = nil }
         if !segmentOnly { configuration.finishDataOutputs() }

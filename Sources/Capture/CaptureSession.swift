@@ -26,6 +26,8 @@ public final class CaptureSession: @unchecked Sendable {
     let operations = OperationChain()
     /// Who watches the preview's pictures, which are made only while someone does.
     let previewWatchers = PreviewWatchers()
+    /// Each finished file sent off with the upload command.
+    public let uploads = SessionUploads()
     let eventContinuation: AsyncStream<SessionEvent>.Continuation
 
     /// Every event the session reports, in order.

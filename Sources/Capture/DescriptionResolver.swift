@@ -28,6 +28,7 @@ extension PipelineDescription {
         configuration.movieFile = movie
         configuration.movieFile?.encoderSpeed = encoderSpeed
         configuration.movieFile?.segmenting = segmenting
+        configuration.movieFile?.upload = upload
         configuration.streams = streams
 
         for (entries, kind) in [(cameras, MediaType.video), (microphones, MediaType.audio)] {

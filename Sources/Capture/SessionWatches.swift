@@ -30,6 +30,7 @@ enum SessionWatches {
         },
                                                report: report))
         if let movie = configuration.movieFile, movie.writesFile { disk(of: running, path: movie.path, report: report, stop: stop) }
+        session.uploads.watch(running, configuration: configuration, report: report)
         if let limit { self.limit(limit + limitGrace, of: running, stop: stop) }
     }
 

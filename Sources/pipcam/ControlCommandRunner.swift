@@ -138,6 +138,9 @@ struct ControlCommandRunner: Sendable {
             state["paused"] = status.paused.map { .number($0.seconds, places: 3) } ?? .bool(false)
             if let recorded = status.recorded { state["recorded"] = .number(recorded.seconds, places: 3) }
             state["markers"] = .integer(status.markers)
+            if let uploads = session.uploads.status {
+                state["uploads"] = .object(["pending": .integer(uploads.pending), "failing": .integer(uploads.failing), "done": .integer(uploads.done)])
+            }
         }
         state["sound"] = .object(Dictionary(uniqueKeysWithValues: configuration.inputs.filter { !$0.device.isCamera && isConnected($0.id) }.map { ($0.id, $0.sound.json) }))
         if let path = configuration.movieFile?.path {

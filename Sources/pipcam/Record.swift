@@ -43,7 +43,25 @@ struct Record: AsyncParsableCommand {
         defer { recording.finish() }
         try await start(recording)
         let printer = SessionEventPrinter(recording: recording.path, controls: recording.controls, eventsLog: recording.eventsLog)
-        try report(await printer.run(recording.session), path: recording.path)
+        let outcome = await printer.run(recording.session)
+        outcome.map { print($0.summary) }
+        await Self.waitForUploads(of: recording.session, stopper: recording.stopper)
+        try report(outcome, path: recording.path)
+    }
+
+    /// Once the recording has ended: its files still to send are sent, the progress said; Ctrl-C stops
+    /// waiting, and what is left is sent by the next pipcam started in the folder with the same command.
+    static func waitForUploads(of session: CaptureSession, stopper: SignalStopper) async {
+        guard let status = session.uploads.status, status.pending > 0 else { return }
+        let signals = stopper.count
+        FileHandle.standardError.write(Data("sending the recording's files (Ctrl-C leaves them for the next start)\n".utf8))
+        await session.uploads.waitUntilSent(progress: { FileHandle.standardError.write(Data("\($0.text)\n".utf8)) }, isGivingUp: { stopper.count > signals })
+        session.uploads.stop()
+        if let left = session.uploads.status, left.pending > 0 {
+            FileHandle.standardError.write(Data("\(left.pending) files not sent yet: they are sent when pipcam next records in this folder with the upload command\n".utf8))
+        } else {
+            FileHandle.standardError.write(Data("every file is sent\n".utf8))
+        }
     }
 
     /// What a recording holds on to while it runs, let go of by `finish()` in reverse order of making.
@@ -110,7 +128,6 @@ struct Record: AsyncParsableCommand {
     /// The summary on standard output, and a failure or an unfinished file as the one-line error.
     private func report(_ outcome: SessionEventPrinter.Outcome?, path: String) throws {
         guard let outcome else { return }
-        print(outcome.summary)
         if outcome.diskFull { throw CLIError("disk full: \(outcome.summary.recordedLine)") }
         if let failure = outcome.failure { throw CLIError("recording stopped early: \(failure) (what was recorded is in \(path))") }
         if let problem = outcome.summary.problem { throw CLIError("\(path) may be incomplete: \(problem)") }
@@ -180,6 +197,9 @@ final class SignalStopper: @unchecked Sendable {
             sources.append(source)
         }
     }
+
+    /// How many times Ctrl-C or SIGTERM came.
+    var count: Int { signals.value }
 
     func cancel() {
         sources.forEach { $0.cancel() }

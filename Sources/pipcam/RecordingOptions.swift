@@ -10,6 +10,9 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("With --segment, delete the oldest parts: keep this many (48), those of this age (12h, 7d), or this size (20GB).", valueName: "count|age|size"))
     var keep: String?
 
+    @Option(name: .long, help: ArgumentHelp("Hand each finished file (each part, and the last) to this command, with {file}, {name}, {folder} and {host} filled; tried again until it succeeds (rclone copyto {file} store:bucket/{host}/{name}).", valueName: "command"))
+    var uploadCommand: String?
+
     @OptionGroup(title: "Streams")
     var streamOptions: StreamOptions
 
@@ -30,9 +33,11 @@ struct RecordingOptions: ParsableArguments {
             as [(String, String?, (String) throws -> Void)] {
             do { try value.map(parse) } catch { throw ValidationError("\(flag): \(error)") }
         }
+        do { _ = try uploadCommand.map(UploadCommand.init) } catch { throw ValidationError("--upload-command: \(error)") }
     }
 
-    /// The options over the description's: `--segment` replaces its length, `--keep` its rule; streams
+    /// The options over the description's: `--segment` replaces its length, `--keep` its rule,
+    /// `--upload-command` its upload; streams
     /// are added to its own; photos and the throttle. Returns the photos' folder, checked.
     func apply(to configuration: inout SessionConfiguration) throws -> String? {
         if let segment {
@@ -45,6 +50,10 @@ struct RecordingOptions: ParsableArguments {
                 throw CLIError("--keep deletes the oldest parts of a recording in parts: give --segment too (or output.segment)")
             }
             configuration.movieFile?.segmenting?.keep = try Segmenting.parse(keep: keep)
+        }
+        if let uploadCommand { configuration.movieFile?.upload = try UploadCommand(uploadCommand) }
+        if let program = configuration.movieFile?.upload?.words.first, !ExternalCommand.exists(program) {
+            throw CLIError("the upload command's program '\(program)' is not installed (not found on PATH)")
         }
         configuration.streams = try streamOptions.streams(besides: configuration.streams)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)

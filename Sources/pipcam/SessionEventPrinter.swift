@@ -29,7 +29,8 @@ struct SessionEventPrinter {
                 var status = StatusLine()
                 while !Task.isCancelled {
                     try await Task.sleep(for: .milliseconds(500))
-                    guard let live = session.liveStatus() else { continue }
+                    guard var live = session.liveStatus() else { continue }
+                    live.uploads = session.uploads.status
                     status.show(live, note: pressure.value)
                 }
             }
@@ -64,6 +65,14 @@ struct SessionEventPrinter {
                 say("\(input) is back at \(RecordingSummary.clock(time))")
             case .stream(let event):
                 say(event.line)
+            case .upload(let report):
+                say(Self.line(report))
+            case .marker(let marker):
+                say("marker at \(RecordingSummary.clock(marker.time)): \(marker.title)")
+            case .paused(let time):
+                say("paused at \(RecordingSummary.clock(time)); p or the resume command goes on")
+            case .resumed(let time, let length):
+                say("resumed at \(RecordingSummary.clock(time)) after \(RecordingSummary.seconds(length))")
             case .sound(let alert):
                 say(alert.kind == .heard ? alert.text : "warning: \(alert.text)")
             case .segmentFinished(let summary):
@@ -83,6 +92,17 @@ struct SessionEventPrinter {
             }
         }
         return nil
+    }
+
+    /// An upload's line: sent, a try that failed (and when the next is), a file gone before it was sent.
+    static func line(_ report: UploadReport) -> String {
+        let name = URL(fileURLWithPath: report.file).lastPathComponent
+        switch report.kind {
+        case .done(let seconds): return "uploaded \(name) (\(String(format: "%.1f", seconds)) s)"
+        case .failed(let attempt, let reason, let retry):
+            return "warning: uploading \(name) failed (try \(attempt)): \(reason); trying again in \(Int(retry.seconds.rounded())) s"
+        case .gone: return "warning: \(report.file) went before it was uploaded"
+        }
     }
 
     /// The mode each camera runs in, for the line that says the session started.

@@ -38,7 +38,7 @@ struct StatusLine {
         let line = RecordingSummary.clock(status.recorded ?? status.elapsed) + paused + markers
             + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)"
             + (meters.isEmpty ? "" : "  " + meters.joined(separator: "  "))
-            + (streams.isEmpty ? "" : "  " + streams) + (note.isEmpty ? "" : "  \(note)")
+            + (streams.isEmpty ? "" : "  " + streams) + (status.uploads.map { "  " + $0.text } ?? "") + (note.isEmpty ? "" : "  \(note)")
         if isTerminal { return "\r\u{1B}[K" + (columns.map { String(line.prefix(max(1, $0 - 1))) } ?? line) }
         guard status.elapsed - lastPlain >= .seconds(5) else { return nil }
         lastPlain = status.elapsed

@@ -23,10 +23,15 @@ final class RecordingParts: @unchecked Sendable {
     private let segmenting: Segmenting
     private let state = Locked(State())
     private let queue = DispatchQueue(label: "pipcam.parts")
+    /// Told of each part once it is finished (its upload).
+    private let finished: Locked<(@Sendable (String) -> Void)?>
+    /// Whether `keep` may delete a part: not before it is uploaded, when it is to be.
+    let mayDelete = Locked<@Sendable (String) -> Bool>({ _ in true })
 
-    init(firstPath: String, segmenting: Segmenting) {
+    init(firstPath: String, segmenting: Segmenting, finished: Locked<(@Sendable (String) -> Void)?>) {
         self.firstPath = firstPath
         self.segmenting = segmenting
+        self.finished = finished
     }
 
     /// The path of part `index` (from 0), asked by splitmuxsink as the part begins: never an existing file.
@@ -67,17 +72,25 @@ final class RecordingParts: @unchecked Sendable {
             }
             finish(path)
             let ended = Segmenting.Part(path: path, bytes: Self.size(path) ?? 0, ended: Date())
-            let (parts, current) = state.withValue { state in
-                state.ended.append(ended)
-                return (state.ended, state.current.map { Self.size($0) ?? 0 })
-            }
-            let going = segmenting.partsToDelete(parts, current: current, now: Date())
-            for part in going { try? FileManager.default.removeItem(atPath: part.path) }
-            state.withValue { state in
-                state.ended.removeAll { part in going.contains(part) }
-                state.deleted += going.map(\.path)
-                state.deletedBytes += going.reduce(0) { $0 + $1.bytes }
-            }
+            state.withValue { $0.ended.append(ended) }
+            deleteForKeep()
+        }
+    }
+
+    /// Deletes the oldest parts as `keep` says, of those it may delete; again once a part is uploaded.
+    func tidy() {
+        queue.async { [self] in deleteForKeep() }
+    }
+
+    private func deleteForKeep() {
+        let (parts, current) = state.withValue { state in (state.ended, state.current.map { Self.size($0) ?? 0 }) }
+        let mayDelete = mayDelete.value
+        let going = segmenting.partsToDelete(parts, current: current, now: Date()).filter { mayDelete($0.path) }
+        for part in going { try? FileManager.default.removeItem(atPath: part.path) }
+        state.withValue { state in
+            state.ended.removeAll { part in going.contains(part) }
+            state.deleted += going.map(\.path)
+            state.deletedBytes += going.reduce(0) { $0 + $1.bytes }
         }
     }
 
@@ -123,6 +136,7 @@ final class RecordingParts: @unchecked Sendable {
     private func finish(_ path: String) {
         guard state.withValue({ $0.finished.insert(path).inserted }) else { return }
         _ = MatroskaFinish.end(path: path)
+        if FileManager.default.fileExists(atPath: path) { finished.value?(path) }
     }
 
     private static func size(_ path: String) -> Int64? { ReadableFile.size(at: path) }

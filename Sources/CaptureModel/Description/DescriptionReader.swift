@@ -9,8 +9,7 @@ enum DescriptionReader {
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]
     static let layoutKeys = ["kind", "main", "corner", "size", "margin"]
-    static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras", "segment", "keep", "streams"]
-    static let segmentKeys = ["time", "size"]
+    static let outputKeys = ["file", "encoder", "speed", "bitrate", "audio-bitrate", "audio", "isolated-cameras", "segment", "keep", "streams", "upload"]
 
 
     static func read(_ text: String, file: String) throws -> PipelineDescription {
@@ -85,24 +84,8 @@ enum DescriptionReader {
         if let bitrate = fields["audio-bitrate"] { description.audioBitrate = try bitrate.int(in: SessionLimits.audioBitrate) }
         if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
         if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }
-        if let segment = fields["segment"] {
-            let parts = try segment.mapping(allowed: segmentKeys)
-            var segmenting = Segmenting()
-            if let time = parts["time"] {
-                guard let value = Segmenting.duration(try time.string()) else { throw time.error("a part's time is like 10m, 90s or 1h") }
-                segmenting.time = value
-            }
-            if let size = parts["size"] {
-                guard let value = Segmenting.bytes(try size.string()) else { throw size.error("a part's size is like 500MB or 2GB") }
-                segmenting.bytes = value
-            }
-            do { description.segmenting = try segmenting.checked() } catch { throw segment.error("\(error)") }
-        }
+        try PartsDescription.read(fields, into: &description)
         if let streams = fields["streams"] { description.streams = try Self.streams(streams) }
-        if let keep = fields["keep"] {
-            guard description.segmenting != nil else { throw keep.error("'keep' deletes the oldest parts: it needs 'segment'") }
-            do { description.segmenting?.keep = try Segmenting.parse(keep: try keep.string()) } catch let error as SegmentingError { throw keep.error(error.description) }
-        }
     }
 
     /// `match:`: the controls a second camera keeps at the first camera's values.

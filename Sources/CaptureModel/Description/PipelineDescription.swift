@@ -68,6 +68,8 @@ public struct PipelineDescription: Sendable {
     public var encoderSpeed = MovieFileOutput.EncoderSpeed.veryfast
     /// `output.segment` and `output.keep`: parts instead of one file.
     public var segmenting: Segmenting?
+    /// `output.upload.command`: what each finished file is handed to.
+    public var upload: UploadCommand?
     /// `output.streams`: the recording sent live.
     public var streams: [StreamOutput] = []
     public var replay = SessionConfiguration.Replay.realTime

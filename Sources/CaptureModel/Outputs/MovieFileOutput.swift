@@ -39,6 +39,8 @@ public struct MovieFileOutput: Sendable, Hashable {
     public var writesFile = true
     /// Parts instead of one file (see `Segmenting`); nil for one file.
     public var segmenting: Segmenting?
+    /// What each finished file (each part, and the last) is handed to, to send it off the machine.
+    public var upload: UploadCommand?
 
     /// Every file of one recording after its first is named after it: "talk.mkv" → "talk-2.mkv".
     public static func numberedPath(_ path: String, _ number: Int) -> String {

@@ -18,6 +18,8 @@ public struct LiveStatus: Sendable {
     public var recorded: Duration?
     /// Chapter marks set so far.
     public var markers = 0
+    /// The uploads of finished files; nil without an upload command.
+    public var uploads: UploadStatus?
 
     public init(elapsed: Duration, frames: [(inputID: String, count: Int)], dropped: Int, fileSize: Int64?) {
         self.elapsed = elapsed

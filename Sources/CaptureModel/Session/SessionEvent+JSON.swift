@@ -33,6 +33,21 @@ extension SessionEvent {
             // Where a clip was heard: as the device gives the sound, or as it is recorded.
             if alert.kind == .clipping { fields["where"] = .string(alert.atInput ? "source" : "recorded") }
             return JSONValue.object(fields).text
+        case .upload(let report):
+            var fields: [String: JSONValue] = ["event": "upload", "file": .string(report.file)]
+            switch report.kind {
+            case .done(let seconds):
+                fields["what"] = "done"
+                fields["seconds"] = .number(seconds, places: 1)
+            case .failed(let attempt, let reason, let retry):
+                fields["what"] = "failed"
+                fields["attempt"] = .integer(attempt)
+                fields["reason"] = .string(reason)
+                fields["retry-in"] = .number(retry.seconds, places: 1)
+            case .gone:
+                fields["what"] = "gone"
+            }
+            return JSONValue.object(fields).text
         case .marker(let marker):
             return JSONValue.object(["event": "marker", "title": .string(marker.title), "time": .number(marker.time.seconds, places: 3)]).text
         case .paused(let time):

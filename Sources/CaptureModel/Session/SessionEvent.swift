@@ -32,6 +32,8 @@ public enum SessionEvent: Sendable {
     case stream(StreamEvent)
     /// A microphone clips, has been silent a while, or is heard again (`SoundWatch`).
     case sound(SoundAlert)
+    /// A finished file was sent off, a try failed (it is tried again), or it went before it was sent.
+    case upload(UploadReport)
     /// A chapter mark was set, at its time in the file.
     case marker(Marker)
     /// The recording paused at this time in the file: nothing is encoded until it resumes.
@@ -82,6 +84,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     /// How often the recording was paused, and for how long in all (left out of the file).
     public var pauses = 0
     public var pausedTime: Duration = .zero
+    /// Where the uploads stood when the recording stopped; nil without an upload command.
+    public var uploads: UploadStatus?
 
     package init(path: String?, duration: Duration, cameras: [Camera], droppedPictures: Int, fileSize: Int64?, problem: String? = nil) {
         self.path = path
@@ -117,6 +121,7 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
             lines.append("  \(gap.inputID) was away from \(Self.clock(gap.from)) to \(end): \(gap.reason)")
         }
         for marker in markers { lines.append("  marker at \(Self.clock(marker.time)): \(marker.title)") }
+        if let uploads { lines.append("  \(uploads.text)") }
         if pauses > 0 { lines.append("  paused \(pauses == 1 ? "once" : "\(pauses) times"), \(Self.seconds(pausedTime)) left out") }
         if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
         if deletedParts > 0 { lines.append("  \(deletedParts) older parts deleted, as keep asks") }

@@ -1,4 +1,5 @@
 import CaptureModel
+import Foundation
 import GStreamer
 import LinuxIO
 import Locking
@@ -20,20 +21,23 @@ final class FileWriter: @unchecked Sendable {
     let repaired = Locked<MatroskaRepair.Result?>(nil)
     /// Whether the writer failed (a full disk): the end of the streams can no longer reach the file.
     let failed = Locked(false)
+    /// Told of each file (or part) once it is finished: what uploads it.
+    let finished = Locked<(@Sendable (String) -> Void)?>(nil)
 
     init(plan: GraphPlan, configuration: SessionConfiguration, pipeline: Pipeline, counters: GraphCounters) throws {
         self.plan = plan
         movie = configuration.movieFile.flatMap { $0.writesFile ? $0 : nil }
         self.pipeline = pipeline
         self.counters = counters
-        parts = try Self.writeParts(of: plan, movie: movie, in: pipeline)
+        parts = try Self.writeParts(of: plan, movie: movie, in: pipeline, finished: finished)
     }
 
     /// A recording in parts: each part named as it begins, and the cameras' own tracks asked for a key
     /// frame where the picture's part begins, so that every track of a part starts with one.
-    private static func writeParts(of plan: GraphPlan, movie: MovieFileOutput?, in pipeline: Pipeline) throws -> RecordingParts? {
+    private static func writeParts(of plan: GraphPlan, movie: MovieFileOutput?, in pipeline: Pipeline,
+                                   finished: Locked<(@Sendable (String) -> Void)?>) throws -> RecordingParts? {
         guard let movie, let segmenting = movie.segmenting, let writer = plan.mux.flatMap({ pipeline[$0] }) else { return nil }
-        let parts = RecordingParts(firstPath: movie.path, segmenting: segmenting)
+        let parts = RecordingParts(firstPath: movie.path, segmenting: segmenting, finished: finished)
         writer.nameParts { parts.path(forPart: $0) }
         if let picture = plan.pictureEncoder.flatMap({ pipeline[$0] }) {
             let targets = try plan.isolatedEncoders.compactMap { pipeline[$0] }.map { try $0.staticPad("src") }
@@ -110,7 +114,10 @@ final class FileWriter: @unchecked Sendable {
             parts.finishAll()
             return false
         }
-        guard let movie, let result = MatroskaFinish.end(path: movie.path) else { return false }
+        guard let movie else { return false }
+        let result = MatroskaFinish.end(path: movie.path)
+        if FileManager.default.fileExists(atPath: movie.path) { finished.value?(movie.path) }
+        guard let result else { return false }
         repaired.withValue { $0 = result }
         return true
     }

@@ -1,0 +1,47 @@
+import CaptureGraph
+import CaptureModel
+import Foundation
+import Locking
+
+/// A session's uploads (`Uploads`), made when its first recording with an upload command starts and
+/// kept across its graphs, so a structural change or a recording on command goes on in the same queue.
+public final class SessionUploads: @unchecked Sendable {
+    private let uploads = Locked<Uploads?>(nil)
+    /// Recordings cut off by a crash and repaired as the session started: uploaded with its files.
+    private let repaired = Locked<[String]>([])
+
+    /// Notes a recording repaired as the session starts (a part cut off by a kill never reached the
+    /// uploads); returns the event as it was.
+    func noting(_ event: SessionEvent) -> SessionEvent {
+        if case .repaired(let path, _) = event { repaired.withValue { $0.append(path) } }
+        return event
+    }
+
+    /// Hands each file `running` finishes to the uploads, and lets `keep` delete only parts already sent.
+    func watch(_ running: RunningGraph, configuration: SessionConfiguration, report: @escaping @Sendable (SessionEvent) -> Void) {
+        guard let movie = configuration.movieFile, movie.writesFile, let command = movie.upload else { return }
+        let queue = uploads.withValue { made -> Uploads in
+            if let made, made.command == command { return made }
+            made?.stop()
+            let folder = URL(fileURLWithPath: movie.path).deletingLastPathComponent().path
+            let new = Uploads(command: command, folder: folder) { report(.upload($0)) }
+            made = new
+            return new
+        }
+        queue.onSent.withValue { $0 = { [weak running] _ in running?.tidyParts() } }
+        for path in repaired.withValue({ paths in defer { paths = [] }; return paths }) { queue.add(path) }
+        running.watchFiles(finished: { queue.add($0) }, mayDelete: { queue.isSent($0) })
+    }
+
+    /// Where the uploads stand; nil when nothing uploads.
+    public var status: UploadStatus? { uploads.value?.status }
+
+    /// Waits until every file is sent, telling `progress` each change, or until `isGivingUp` says to
+    /// stop waiting: what is left stays pending for the next start.
+    public func waitUntilSent(progress: @escaping @Sendable (UploadStatus) -> Void, isGivingUp: @escaping @Sendable () -> Bool) async {
+        await uploads.value?.waitUntilSent(progress: progress, isGivingUp: isGivingUp)
+    }
+
+    /// Stops after the tries under way.
+    public func stop() { uploads.value?.stop() }
+}
