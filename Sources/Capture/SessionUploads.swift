@@ -20,26 +20,37 @@ public final class SessionUploads: @unchecked Sendable {
     /// Hands each file `running` finishes to the uploads, and lets `keep` delete only parts already sent.
     func watch(_ running: RunningGraph, configuration: SessionConfiguration, report: @escaping @Sendable (SessionEvent) -> Void) {
         guard let movie = configuration.movieFile, movie.writesFile, let command = movie.upload else { return }
-        let queue = uploads.withValue { made -> Uploads in
+        let queue = self.queue(command, folder: URL(fileURLWithPath: movie.path).deletingLastPathComponent().path, report: report)
+        let tidy = running.partsTidier
+        queue.onSent.withValue { $0 = { _ in tidy() } }
+        for path in repaired.withValue({ paths in defer { paths = [] }; return paths }) { queue.add(path) }
+        running.watchFiles(finished: { queue.add($0) }, mayDelete: { queue.isSent($0) })
+    }
+
+    /// Sends what the folder's journal says is pending, before any recording: a service started again
+    /// (`pipcam serve`) goes on with what it had not sent.
+    public func sendPending(with command: UploadCommand, folder: String, of session: CaptureSession) {
+        _ = queue(command, folder: folder) { [weak session] in session?.eventContinuation.yield($0) }
+    }
+
+    /// The uploads for `command`, made (and its folder's pending files sent) unless they are.
+    private func queue(_ command: UploadCommand, folder: String, report: @escaping @Sendable (SessionEvent) -> Void) -> Uploads {
+        uploads.withValue { made -> Uploads in
             if let made, made.command == command { return made }
             made?.stop()
-            let folder = URL(fileURLWithPath: movie.path).deletingLastPathComponent().path
             let new = Uploads(command: command, folder: folder) { report(.upload($0)) }
             made = new
             return new
         }
-        queue.onSent.withValue { $0 = { [weak running] _ in running?.tidyParts() } }
-        for path in repaired.withValue({ paths in defer { paths = [] }; return paths }) { queue.add(path) }
-        running.watchFiles(finished: { queue.add($0) }, mayDelete: { queue.isSent($0) })
     }
 
     /// Where the uploads stand; nil when nothing uploads.
     public var status: UploadStatus? { uploads.value?.status }
 
-    /// Waits until every file is sent, telling `progress` each change, or until `isGivingUp` says to
-    /// stop waiting: what is left stays pending for the next start.
-    public func waitUntilSent(progress: @escaping @Sendable (UploadStatus) -> Void, isGivingUp: @escaping @Sendable () -> Bool) async {
-        await uploads.value?.waitUntilSent(progress: progress, isGivingUp: isGivingUp)
+    /// Waits until every file is sent, or until `isGivingUp` says to stop waiting: what is left stays
+    /// pending for the next start.
+    public func waitUntilSent(isGivingUp: @escaping @Sendable () -> Bool) async {
+        await uploads.value?.waitUntilSent(isGivingUp: isGivingUp)
     }
 
     /// Stops after the tries under way.

@@ -63,13 +63,8 @@ final class Uploads: @unchecked Sendable {
     func stop() { state.withValue { $0.stopped = true } }
 
     /// Waits until nothing is pending, or `isGivingUp` says to stop waiting; checks twice a second.
-    func waitUntilSent(progress: @Sendable (UploadStatus) -> Void, isGivingUp: @Sendable () -> Bool) async {
-        var shown = UploadStatus(pending: -1)
+    func waitUntilSent(isGivingUp: @Sendable () -> Bool) async {
         while status.pending > 0, !isGivingUp() {
-            if status != shown {
-                shown = status
-                progress(shown)
-            }
             try? await Task.sleep(for: .milliseconds(500))
         }
     }
@@ -120,16 +115,17 @@ final class Uploads: @unchecked Sendable {
         }
     }
 
+    /// Done with `file`: `keep` may delete it once sent, before it stops counting as pending.
     private func finished(_ file: String, sent: Bool) {
         journal.finish(file)
+        if sent {
+            state.withValue { _ = $0.sent.insert(file) }
+            onSent.value?(file)
+        }
         state.withValue { state in
             state.queue.removeAll { $0 == file }
             state.failing.remove(file)
-            if sent {
-                state.sent.insert(file)
-                state.done += 1
-            }
+            if sent { state.done += 1 }
         }
-        if sent { onSent.value?(file) }
     }
 }

@@ -10,6 +10,8 @@ final class SessionMetrics: Sendable {
     /// The last dropped count seen, so the counter grows by what is new and a new recording (whose count
     /// starts again at 0) never makes it go down.
     private let lastDropped = Locked(0)
+    /// The last count of files uploaded, for its counter.
+    private let lastSent = Locked(0)
     private let pressure = Locked<(level: PressureLevel, step: Int)?>(nil)
 
     init(session: CaptureSession) {
@@ -55,6 +57,15 @@ final class SessionMetrics: Sendable {
         if let pressure = pressure.value {
             gauge("pressure_level", "", "0 nominal, 1 fair, 2 serious, 3 critical, 4 shutdown", Double(pressure.level.rawValue))
             gauge("throttle_step", "", "How far the throttle has stepped down (0: not at all)", Double(pressure.step))
+        }
+        if let uploads = session.uploads.status {
+            gauge("uploads_pending", "", "Finished files waiting to be uploaded, those failing among them", Double(uploads.pending))
+            gauge("uploads_failing", "", "Files whose last upload failed (tried again)", Double(uploads.failing))
+            let sent = lastSent.withValue { last in
+                defer { last = uploads.done }
+                return max(0, uploads.done - last)
+            }
+            registry.makeCounter(descriptor: Self.name("uploads_sent", "total", "Finished files uploaded")).increment(by: Int64(sent))
         }
         for stream in status?.streams ?? [] {
             registry.makeGauge(descriptor: Self.name("stream_live", "", "1 while the stream is live"), labels: [("stream", stream.stream)])

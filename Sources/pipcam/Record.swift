@@ -45,17 +45,26 @@ struct Record: AsyncParsableCommand {
         let printer = SessionEventPrinter(recording: recording.path, controls: recording.controls, eventsLog: recording.eventsLog)
         let outcome = await printer.run(recording.session)
         outcome.map { print($0.summary) }
-        await Self.waitForUploads(of: recording.session, stopper: recording.stopper)
+        await Self.waitForUploads(of: recording.session, stopper: recording.stopper, eventsLog: recording.eventsLog)
         try report(outcome, path: recording.path)
     }
 
     /// Once the recording has ended: its files still to send are sent, the progress said; Ctrl-C stops
     /// waiting, and what is left is sent by the next pipcam started in the folder with the same command.
-    static func waitForUploads(of session: CaptureSession, stopper: SignalStopper) async {
+    static func waitForUploads(of session: CaptureSession, stopper: SignalStopper, eventsLog: EventsLog?) async {
         guard let status = session.uploads.status, status.pending > 0 else { return }
         let signals = stopper.count
-        FileHandle.standardError.write(Data("sending the recording's files (Ctrl-C leaves them for the next start)\n".utf8))
-        await session.uploads.waitUntilSent(progress: { FileHandle.standardError.write(Data("\($0.text)\n".utf8)) }, isGivingUp: { stopper.count > signals })
+        FileHandle.standardError.write(Data("sending the recording's files: \(status.text) (Ctrl-C leaves them for the next start)\n".utf8))
+        // Each upload's word, said and logged as while recording.
+        let follower = Task {
+            for await event in session.events {
+                guard case .upload(let report) = event else { continue }
+                eventsLog?.write(event)
+                FileHandle.standardError.write(Data("\(TerminalText.plain(SessionEventPrinter.line(report)))\n".utf8))
+            }
+        }
+        await session.uploads.waitUntilSent(isGivingUp: { stopper.count > signals })
+        follower.cancel()
         session.uploads.stop()
         if let left = session.uploads.status, left.pending > 0 {
             FileHandle.standardError.write(Data("\(left.pending) files not sent yet: they are sent when pipcam next records in this folder with the upload command\n".utf8))

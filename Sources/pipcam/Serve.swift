@@ -49,6 +49,7 @@ struct Serve: AsyncParsableCommand {
         let stopper = SignalStopper(session: session, notice: "stopping, finishing any recording…")
         defer { stopper.cancel() }
         try await session.startRunning()
+        if let command = recording.movieFile?.upload { session.uploads.sendPending(with: command, folder: folder, of: session) }
         let modes = SessionEventPrinter.cameraModes(of: session)
         FileHandle.standardError.write(Data("serving \(controls.webURL ?? listen) (\(modes)); recordings go in \(folder); Ctrl-C to stop\n".utf8))
         let outcome = await SessionEventPrinter(recording: nil, controls: controls, eventsLog: eventsLog, serving: true).run(session)

@@ -15,8 +15,10 @@ import Glibc
 public enum MediaServers {
     /// What the servers run, for the package test: `install-deps --tests` must bring each. A name is a
     /// program found as `locate` finds it, a path is a file.
-    /// With tmux, the terminal the status line's meters are read from.
-    public static var programs: [String] { ["nginx", RTMPServer.module, "ffmpeg", "tmux"] + NetworkCameraServer.programs + WebClients.programs }
+    /// With tmux, the terminal the status line's meters are read from, and the object store's programs.
+    public static var programs: [String] {
+        ["nginx", RTMPServer.module, "ffmpeg", "tmux"] + NetworkCameraServer.programs + WebClients.programs + ObjectStore.programs
+    }
 
     /// How long a server may take to be ready, or to end once asked, in seconds: far more than any needs,
     /// so that only a server that will never be ready fails its test, and it fails rather than hangs.
@@ -32,8 +34,10 @@ public enum MediaServers {
     }
 
     /// Polls `ready` until it holds. When the program ends first, or `timeout` passes (the program is
-    /// then killed), throws with what the program printed.
-    static func wait(for what: String, of command: RunningCommand, until ready: () -> Bool) throws {
+    /// then killed), throws with what the program printed. A server slower to start than these gives its
+    /// own bound.
+    static func wait(for what: String, of command: RunningCommand, within timeout: Double = MediaServers.timeout,
+                     until ready: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !ready() {
             guard command.isRunning else {

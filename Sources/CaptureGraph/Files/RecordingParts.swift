@@ -78,8 +78,9 @@ final class RecordingParts: @unchecked Sendable {
     }
 
     /// Deletes the oldest parts as `keep` says, of those it may delete; again once a part is uploaded.
+    /// Done by the time it returns, so a program that ends once its parts are sent leaves them as `keep` says.
     func tidy() {
-        queue.async { [self] in deleteForKeep() }
+        queue.sync { deleteForKeep() }
     }
 
     private func deleteForKeep() {

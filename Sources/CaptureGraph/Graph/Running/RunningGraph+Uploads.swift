@@ -7,6 +7,7 @@ extension RunningGraph {
         writer.parts?.mayDelete.withValue { $0 = mayDelete }
     }
 
-    /// Deletes the parts `keep` may now delete (one was uploaded).
-    package func tidyParts() { writer.parts?.tidy() }
+    /// What deletes the parts `keep` may now delete (one was uploaded): it holds on to the parts, so
+    /// it goes on working once the graph has stopped and its last parts are sent.
+    package var partsTidier: @Sendable () -> Void { { [parts = writer.parts] in parts?.tidy() } }
 }
