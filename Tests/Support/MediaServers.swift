@@ -15,9 +15,10 @@ import Glibc
 public enum MediaServers {
     /// What the servers run, for the package test: `install-deps --tests` must bring each. A name is a
     /// program found as `locate` finds it, a path is a file.
-    /// With tmux, the terminal the status line's meters are read from, and the object store's programs.
+    /// With tmux, the terminal the status line's meters are read from; ip, which makes the fleet test's
+    /// network namespaces; and the object store's programs.
     public static var programs: [String] {
-        ["nginx", RTMPServer.module, "ffmpeg", "tmux"] + NetworkCameraServer.programs + WebClients.programs + ObjectStore.programs
+        ["nginx", RTMPServer.module, "ffmpeg", "tmux", "ip"] + NetworkCameraServer.programs + WebClients.programs + ObjectStore.programs
     }
 
     /// How long a server may take to be ready, or to end once asked, in seconds: far more than any needs,
@@ -53,7 +54,8 @@ public enum MediaServers {
     }
 
     /// Whether `command`'s process holds a socket bound to `port` (for TCP, listening on it), read from
-    /// /proc/net/{tcp,udp}[6] (each socket's port and inode) and /proc/PID/fd (the process's sockets' inodes).
+    /// /proc/PID/net/{tcp,udp}[6] (each socket's port and inode, in the process's own network namespace)
+    /// and /proc/PID/fd (the process's sockets' inodes).
     static func holds(_ command: RunningCommand, port: Int, udp: Bool) -> Bool {
         let folder = "/proc/\(command.processIdentifier)/fd"
         let inodes = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { fd -> Substring? in
@@ -63,7 +65,7 @@ public enum MediaServers {
         })
         guard !inodes.isEmpty else { return false }
         for table in udp ? ["udp", "udp6"] : ["tcp", "tcp6"] {
-            let text = (try? String(contentsOfFile: "/proc/net/\(table)", encoding: .utf8)) ?? ""
+            let text = (try? String(contentsOfFile: "/proc/\(command.processIdentifier)/net/\(table)", encoding: .utf8)) ?? ""
             // "sl local_address rem_address st … uid timeout inode": "0100007F:1F90 … 0A" is 127.0.0.1:8080 listening.
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
@@ -120,6 +122,9 @@ public final class RTMPServer: @unchecked Sendable {
 
     public let folder: String
     public let port: Int
+    /// The address it listens on, and what it is started with: `ip netns exec NAME` runs it in a network
+    /// namespace of a test's own.
+    private let address: String, launcher: [String]
 
     private struct State: Sendable {
         var command: RunningCommand?
@@ -128,9 +133,11 @@ public final class RTMPServer: @unchecked Sendable {
     private let state = Locked(State())
 
     /// Starts nginx on `port` (one the kernel says is free, when nil) and waits until it listens.
-    public init(folder: String, port: Int? = nil) throws {
+    public init(folder: String, port: Int? = nil, address: String = "127.0.0.1", launcher: [String] = []) throws {
         self.folder = folder
         self.port = port ?? freeLocalPort()
+        self.address = address
+        self.launcher = launcher
         try start()
     }
 
@@ -201,7 +208,7 @@ public final class RTMPServer: @unchecked Sendable {
             rtmp {
                 access_log off;
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen \(address):\(port);
                     application live {
                         live on;
                         record all;
@@ -215,8 +222,8 @@ public final class RTMPServer: @unchecked Sendable {
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
         // -e: the log nginx writes to before it has read the configuration (on Debian stderr already, but
         // /var/log/nginx/error.log where nginx was built otherwise).
-        let command = try Command.start([nginx, "-p", folder + "/", "-c", configuration, "-e", "\(folder)/error.log"])
-        try MediaServers.wait(for: "nginx on 127.0.0.1:\(port) (its log: \(folder)/error.log)", of: command) {
+        let command = try Command.start(launcher + [nginx, "-p", folder + "/", "-c", configuration, "-e", "\(folder)/error.log"])
+        try MediaServers.wait(for: "nginx on \(address):\(port) (its log: \(folder)/error.log)", of: command) {
             MediaServers.holds(command, port: port, udp: false)
         }
         state.withValue { $0.command = command }

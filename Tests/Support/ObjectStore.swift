@@ -45,18 +45,22 @@ public final class ObjectStore: @unchecked Sendable {
     public let port: Int
     public let bucket: String
     private let command = Locked<RunningCommand?>(nil)
+    /// `ip netns exec NAME` when it runs in a network namespace of a test's own: its own rclone runs there.
+    private let launcher: [String]
 
     /// Starts moto on a free port, waits until it listens, and makes the bucket. moto's log (one line per
-    /// request) is written into `folder` when it stops.
-    public init(folder: String, bucket: String = "bucket") throws {
+    /// request) is written into `folder` when it stops. With a `launcher`, it listens on every address of
+    /// that namespace.
+    public init(folder: String, bucket: String = "bucket", launcher: [String] = []) throws {
         self.folder = folder
         self.bucket = bucket
+        self.launcher = launcher
         let port = freeLocalPort()
         self.port = port
         guard FileManager.default.isExecutableFile(atPath: Self.motoServer) else {
             throw ProbeError("moto is not installed (\(Self.motoServer)): run scripts/install-deps --tests")
         }
-        let started = try Command.start([Self.motoServer, "-H", "127.0.0.1", "-p", String(port)], directory: folder)
+        let started = try Command.start(launcher + [Self.motoServer, "-H", launcher.isEmpty ? "127.0.0.1" : "0.0.0.0", "-p", String(port)], directory: folder)
         // Python imports boto3 and Flask before it listens: 0.4 s on an idle machine, at times 3 s, and more
         // on a busy one.
         try MediaServers.wait(for: "moto's S3 server on 127.0.0.1:\(port)", of: started, within: 30) {
@@ -86,11 +90,14 @@ public final class ObjectStore: @unchecked Sendable {
     /// - A failure that is quick, as pipcam does its own retrying: one try, 2 s timeouts. rclone still sends
     ///   a request up to four times (its S3 backend tries twice, the AWS SDK in each try twice): with the
     ///   server frozen an upload fails after about 8 s, refused (no server) after 0.2 s. Defaults, 4.5 minutes.
-    public var rcloneEnvironment: [String: String] {
+    public var rcloneEnvironment: [String: String] { rcloneEnvironment(reachedAt: "127.0.0.1") }
+
+    /// The same, for an rclone that reaches the store at `address` (from another network namespace).
+    public func rcloneEnvironment(reachedAt address: String) -> [String: String] {
         let prefix = "RCLONE_CONFIG_\(Self.remote.uppercased())_"
         return [
             "RCLONE_CONFIG": "/dev/null",
-            prefix + "TYPE": "s3", prefix + "PROVIDER": "Other", prefix + "ENDPOINT": "http://127.0.0.1:\(port)",
+            prefix + "TYPE": "s3", prefix + "PROVIDER": "Other", prefix + "ENDPOINT": "http://\(address):\(port)",
             prefix + "ACCESS_KEY_ID": "pipcam", prefix + "SECRET_ACCESS_KEY": Self.secretKey,
             prefix + "REGION": "us-east-1", prefix + "FORCE_PATH_STYLE": "true", prefix + "NO_CHECK_BUCKET": "true",
             "AWS_CA_BUNDLE": "",
@@ -130,7 +137,7 @@ public final class ObjectStore: @unchecked Sendable {
 
     @discardableResult
     private func rclone(_ arguments: [String]) throws -> String {
-        let result = try Command.run(["rclone"] + arguments, environment: rcloneEnvironment)
+        let result = try Command.run(launcher + ["rclone"] + arguments, environment: rcloneEnvironment)
         guard result.status == 0 else {
             throw ProbeError("rclone \(arguments.joined(separator: " ")) failed (status \(result.status)): \(result.error)")
         }

@@ -190,25 +190,34 @@ public enum WebClient {
     }
 }
 
-/// Debian's Prometheus, started on 127.0.0.1 in a scratch folder to scrape one target every second.
+/// Debian's Prometheus, started on 127.0.0.1 in a scratch folder to scrape its targets every second.
 public final class PrometheusServer {
     public let port: Int
     private let command: RunningCommand
+    /// `ip netns exec NAME` when it runs in a network namespace of a test's own: it is asked from there.
+    private let launcher: [String]
 
-    public init(scraping target: Int, folder: String) throws {
+    public convenience init(scraping target: Int, folder: String) throws {
+        try self.init(scraping: ["127.0.0.1:\(target)"], folder: folder)
+    }
+
+    /// Scrapes each of `targets` ("10.0.0.2:8080"), with the bearer token in `tokenFile` when given.
+    public init(scraping targets: [String], folder: String, tokenFile: String? = nil, launcher: [String] = []) throws {
         port = freeLocalPort()
+        self.launcher = launcher
+        let authorization = tokenFile.map { "\n    authorization:\n      type: Bearer\n      credentials_file: \($0)" } ?? ""
         let configuration = """
         global:
           scrape_interval: 1s
           scrape_timeout: 1s
         scrape_configs:
-          - job_name: pipcam
+          - job_name: pipcam\(authorization)
             static_configs:
-              - targets: ['127.0.0.1:\(target)']
+              - targets: [\(targets.map { "'\($0)'" }.joined(separator: ", "))]
         """
         try configuration.write(toFile: "\(folder)/prometheus.yml", atomically: true, encoding: .utf8)
-        command = try Command.start([MediaServers.locate("prometheus") ?? "prometheus", "--config.file=\(folder)/prometheus.yml",
-                                     "--storage.tsdb.path=\(folder)/data", "--web.listen-address=127.0.0.1:\(port)"])
+        command = try Command.start(launcher + [MediaServers.locate("prometheus") ?? "prometheus", "--config.file=\(folder)/prometheus.yml",
+                                                "--storage.tsdb.path=\(folder)/data", "--web.listen-address=127.0.0.1:\(port)"])
         try MediaServers.wait(for: "prometheus", of: command) { MediaServers.holds(command, port: port, udp: false) }
     }
 
@@ -216,10 +225,25 @@ public final class PrometheusServer {
 
     /// The value of `query` now, when it has one.
     public func value(_ query: String) throws -> Double? {
+        try values(query).first?.value
+    }
+
+    /// Each series `query` gives now: its labels, and its value.
+    public func values(_ query: String) throws -> [(labels: [String: String], value: Double)] {
         let escaped = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
-        let answer = try WebClient.request(port, "/api/v1/query?query=\(escaped)").json()
-        guard let data = answer["data"] as? [String: Any], let result = (data["result"] as? [[String: Any]])?.first,
-              let value = result["value"] as? [Any], value.count == 2, let text = value[1] as? String else { return nil }
-        return Double(text)
+        let answer: [String: Any]
+        if launcher.isEmpty {
+            answer = try WebClient.request(port, "/api/v1/query?query=\(escaped)").json()
+        } else {
+            // From inside its namespace: the test's own is not on that network.
+            let fetch = "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())"
+            let result = try Command.run(launcher + ["/usr/bin/python3", "-c", fetch, "http://127.0.0.1:\(port)/api/v1/query?query=\(escaped)"])
+            answer = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]) ?? [:]
+        }
+        guard let data = answer["data"] as? [String: Any], let results = data["result"] as? [[String: Any]] else { return [] }
+        return results.compactMap { result in
+            guard let value = result["value"] as? [Any], value.count == 2, let text = value[1] as? String, let number = Double(text) else { return nil }
+            return (result["metric"] as? [String: String] ?? [:], number)
+        }
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Hosts of a test's own on one machine: network namespaces, each a rig linked to a hub namespace (where
+/// the servers run) by a veth pair on a /30 of its own, 10.231.N.1 at the hub and 10.231.N.2 at the rig.
+/// The addresses exist only inside these namespaces, so nothing a test sends leaves them. Needs root
+/// (`ip netns`); everything made is deleted by `remove`, or when the object goes.
+public final class TestNetwork: @unchecked Sendable {
+    public struct Rig: Sendable {
+        public let namespace: String
+        /// The rig's address, and the hub's as the rig reaches it.
+        public let address: String
+        public let hubAddress: String
+        /// What runs a program in the rig's namespace.
+        public var launcher: [String] { ["ip", "netns", "exec", namespace] }
+    }
+
+    public let hub: String
+    public private(set) var rigs: [Rig] = []
+    private var made: [String] = []
+
+    /// The hub and `count` rigs; throws, with what `ip` said, when they cannot be made (not root).
+    public init(rigs count: Int) throws {
+        // Short names: an interface's name is at most 15 characters.
+        let tag = "pc\(getpid() % 100_000)"
+        hub = "\(tag)h"
+        do {
+            try add(hub)
+            for number in 1...count {
+                let namespace = "\(tag)r\(number)", hubSide = "\(tag)a\(number)", rigSide = "\(tag)b\(number)"
+                try add(namespace)
+                try Self.ip(["link", "add", hubSide, "type", "veth", "peer", "name", rigSide])
+                try Self.ip(["link", "set", hubSide, "netns", hub])
+                try Self.ip(["link", "set", rigSide, "netns", namespace])
+                try Self.ip(["-n", hub, "addr", "add", "10.231.\(number).1/30", "dev", hubSide])
+                try Self.ip(["-n", hub, "link", "set", hubSide, "up"])
+                try Self.ip(["-n", namespace, "addr", "add", "10.231.\(number).2/30", "dev", rigSide])
+                try Self.ip(["-n", namespace, "link", "set", rigSide, "up"])
+                rigs.append(Rig(namespace: namespace, address: "10.231.\(number).2", hubAddress: "10.231.\(number).1"))
+            }
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    deinit { remove() }
+
+    /// What runs a program in the hub's namespace.
+    public var hubLauncher: [String] { ["ip", "netns", "exec", hub] }
+
+    /// Deletes the namespaces (and with them their veths).
+    public func remove() {
+        for namespace in made.reversed() { _ = try? Command.run(["ip", "netns", "delete", namespace]) }
+        made = []
+    }
+
+    private func add(_ namespace: String) throws {
+        try Self.ip(["netns", "add", namespace])
+        made.append(namespace)
+        try Self.ip(["-n", namespace, "link", "set", "lo", "up"])
+    }
+
+    private static func ip(_ arguments: [String]) throws {
+        let result = try Command.run(["ip"] + arguments)
+        guard result.status == 0 else { throw ProbeError("ip \(arguments.joined(separator: " ")) failed: \(result.error)") }
+    }
+}
