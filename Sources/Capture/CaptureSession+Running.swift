@@ -75,6 +75,8 @@ extension CaptureSession {
             setCommitted(candidate)
             return
         }
+        // A new graph starts a new file, unpaused: a paused recording takes the change once it is resumed.
+        if candidate.movieFile != nil, running.chapters.isPaused(at: running.elapsed) { throw CaptureError.invalidConfiguration("the recording is paused: resume it first") }
         let previous = configuration
         var next = nextSegment(of: candidate, after: previous)
         // A new graph starts as configured; its own sampler steps down again if it must.
@@ -169,9 +171,7 @@ extension CaptureSession {
     }
 
     /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size.
-    public func liveStatus() -> LiveStatus? {
-        locked { graph }?.liveStatus()
-    }
+    public func liveStatus() -> LiveStatus? { locked { graph }?.liveStatus() }
 
     /// Starts or stops a stream while recording (`enabled` nil: the other way round), the file going
     /// on untouched; returns whether the stream is on now.

@@ -21,10 +21,9 @@ public final class SessionUploads: @unchecked Sendable {
     func watch(_ running: RunningGraph, configuration: SessionConfiguration, report: @escaping @Sendable (SessionEvent) -> Void) {
         guard let movie = configuration.movieFile, movie.writesFile, let command = movie.upload else { return }
         let queue = self.queue(command, folder: URL(fileURLWithPath: movie.path).deletingLastPathComponent().path, report: report)
-        let tidy = running.partsTidier
-        queue.onSent.withValue { $0 = { _ in tidy() } }
+        queue.keepsParts(running.writer.partsTidier)
         for path in repaired.withValue({ paths in defer { paths = [] }; return paths }) { queue.add(path) }
-        running.watchFiles(finished: { queue.add($0) }, mayDelete: { queue.isSent($0) })
+        running.writer.watchFiles(finished: { queue.add($0) }, mayDelete: { queue.isSent($0) })
     }
 
     /// Sends what the folder's journal says is pending, before any recording: a service started again

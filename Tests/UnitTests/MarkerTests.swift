@@ -12,6 +12,11 @@ final class MarkerTests: XCTestCase {
         XCTAssertEqual(try Marker.title("   ", number: 1), "Marker 1")
         XCTAssertEqual(try Marker.title(" Question\nfrom the\u{1B}[31m floor ", number: 1), "Question from the [31m floor")
         XCTAssertEqual(try Marker.title("<b>Pause</b> & go", number: 1), "<b>Pause</b> & go", "kept as written: it is never drawn as markup")
+        XCTAssertEqual(try Marker.title("a\u{2028}b\u{202E}c", number: 1), "a b c", "no line separator, no text turned right to left")
+        // Sixty characters, each a letter and two accents: over what MP4's chapter list holds.
+        XCTAssertThrowsError(try Marker.title(String(repeating: "e\u{301}\u{301}", count: 60), number: 1)) { error in
+            XCTAssertEqual("\(error)", "a marker's title is at most 240 bytes of UTF-8 (this one has 300)")
+        }
         XCTAssertThrowsError(try Marker.title(String(repeating: "x", count: Marker.longestTitle + 1), number: 1)) { error in
             XCTAssertEqual("\(error)", "a marker's title is at most 60 characters (this one has 61)")
         }

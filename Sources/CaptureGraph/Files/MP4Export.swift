@@ -57,7 +57,8 @@ public enum MP4Export {
             let chaptered = partial + ".chapters"
             defer { try? FileManager.default.removeItem(atPath: chaptered) }
             do {
-                try MP4Chapters.write(markers, from: partial, to: chaptered)
+                // The file is copied whole: on a thread of its own, not the caller's.
+                try await Blocking.run { try MP4Chapters.write(markers, from: partial, to: chaptered) }
             } catch {
                 throw CaptureError.exportFailed(reason: "the chapters: \(error)")
             }

@@ -54,6 +54,8 @@ final class RecordingParts: @unchecked Sendable {
         queue.async { [state] in
             state.withValue { state in
                 state.writing?.end()
+                // Markers an earlier file of the same name left are not this part's.
+                MarkerJournal.remove(for: path)
                 state.writing = FileInProgress(path: path)
                 state.current = path
             }

@@ -70,6 +70,7 @@ extension RunningGraph {
     /// capture source blocked in a read may not for a while. A graph that `drained` by itself only stops.
     package func finish(timeout: Duration, drained: Bool) async throws {
         defer { detach() }
+        chapters.close()
         var failure: (any Error)?
         if drained || writer.failed.value || cutShortAsked.value {
             // A file that can no longer be written to (a full disk) takes no more: waiting for the end

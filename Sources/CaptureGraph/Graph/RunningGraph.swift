@@ -13,7 +13,7 @@ package final class RunningGraph: @unchecked Sendable {
     /// Every frame count, and the totals made from them.
     package let counters: GraphCounters
     /// The file, or its parts.
-    let writer: FileWriter
+    package let writer: FileWriter
     /// The picture's start and pace.
     private let pacing: PicturePacing
     /// The data outputs' samples and the live photos' ring.
@@ -131,9 +131,11 @@ package final class RunningGraph: @unchecked Sendable {
         return status
     }
 
-    /// Starts or stops a stream while recording (nil: the other way round); whether it is on now.
+    /// Starts or stops a stream while recording (nil: the other way round); whether it is on now. Not
+    /// started while paused (its encoders are behind the gate).
     package func turnStream(_ name: String, on: Bool?) throws -> Bool {
         guard let streams else { throw CaptureError.streamOutput(name: name, .malformed("the recording has no streams")) }
+        if on != false, chapters.isPaused(at: elapsed) { throw CaptureError.streamOutput(name: name, .malformed("the recording is paused: resume it first")) }
         return try streams.turn(name, on: on)
     }
 

@@ -5,8 +5,9 @@ import Foundation
 /// as a Matroska chapter when it is ended, and kept beside it until then (`MarkerJournal`), so a crash
 /// loses none.
 public struct Marker: Sendable, Equatable, Codable {
-    /// MP4's chapter list gives a title 255 bytes; a title of this many characters always fits.
+    /// At most this many characters, and `longestTitleBytes` bytes: MP4's chapter list gives a title 255.
     public static let longestTitle = 60
+    public static let longestTitleBytes = 240
 
     public let title: String
     public let time: Duration
@@ -19,11 +20,18 @@ public struct Marker: Sendable, Equatable, Codable {
     /// The title a user gave, as it is kept: plain text on one line, each control character a space;
     /// none (or only spaces) is "Marker N". Too long a title is refused, never cut.
     public static func title(_ given: String?, number: Int) throws -> String {
-        let plain = String((given ?? "").unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-            .trimmingCharacters(in: .whitespaces)
+        // Control characters, line and paragraph separators, and the marks that turn text right to left.
+        let breaking: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+        let turning: ClosedRange<UInt32> = 0x202A...0x202E, isolating: ClosedRange<UInt32> = 0x2066...0x2069
+        let plain = String(String.UnicodeScalarView((given ?? "").unicodeScalars.map { scalar in
+            breaking.contains(scalar.properties.generalCategory) || turning.contains(scalar.value) || isolating.contains(scalar.value) ? " " : scalar
+        })).trimmingCharacters(in: .whitespaces)
         guard !plain.isEmpty else { return "Marker \(number)" }
         guard plain.count <= longestTitle else {
             throw CaptureError.invalidConfiguration("a marker's title is at most \(longestTitle) characters (this one has \(plain.count))")
+        }
+        guard plain.utf8.count <= longestTitleBytes else {
+            throw CaptureError.invalidConfiguration("a marker's title is at most \(longestTitleBytes) bytes of UTF-8 (this one has \(plain.utf8.count))")
         }
         return plain
     }

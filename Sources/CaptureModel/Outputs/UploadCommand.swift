@@ -35,22 +35,39 @@ public struct UploadCommand: Sendable, Hashable {
         let name = slash.map { String(file[file.index(after: $0)...]) } ?? file
         let folder = slash.map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         let values = ["file": file, "name": name, "folder": folder, "host": host]
-        return words.map { word in values.reduce(word) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) } }
+        // One pass over each word: what a value holds (a name with "{host}" in it) is never filled again.
+        return words.map { word in
+            var filled = "", rest = Substring(word)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}"),
+                  let value = values[String(rest[rest.index(after: open)..<close])] {
+                filled += rest[..<open] + value
+                rest = rest[rest.index(after: close)...]
+            }
+            return filled + rest
+        }
     }
 
     /// What the command may carry that is nobody else's to see: the value of an option named for a key,
-    /// secret, token or password (`--s3-secret-access-key=…`, `--password …`), and a password in an
-    /// address (`https://user:pass@host`). Hidden wherever the command or its output is shown.
+    /// secret, token or password (`--s3-secret-access-key=…`, `--password …`), of such a setting in an
+    /// rclone remote made on the command line (`:s3,secret_access_key=…:bucket`), and a password in an
+    /// address (`https://user:pass@host`). Hidden in the command's output wherever it is shown.
     public var secrets: [String] {
+        let secretNames = ["key", "secret", "token", "pass"]
         var found: [String] = []
         for (index, word) in words.enumerated() {
             let lowered = word.lowercased()
-            let isSecretOption = lowered.hasPrefix("-") && ["key", "secret", "token", "pass"].contains { lowered.split(separator: "=", maxSplits: 1).first?.contains($0) == true }
+            let isSecretOption = lowered.hasPrefix("-") && secretNames.contains { lowered.split(separator: "=", maxSplits: 1).first?.contains($0) == true }
             if isSecretOption {
                 if let equals = word.firstIndex(of: "=") {
                     found.append(String(word[word.index(after: equals)...]))
                 } else if index + 1 < words.count {
                     found.append(words[index + 1])
+                }
+            } else {
+                // name=value settings parted by commas or colons.
+                for setting in word.split(whereSeparator: { $0 == "," || $0 == ":" }) {
+                    let pair = setting.split(separator: "=", maxSplits: 1)
+                    if pair.count == 2, secretNames.contains(where: { pair[0].lowercased().contains($0) }) { found.append(String(pair[1])) }
                 }
             }
             if let scheme = word.range(of: "://"), let at = word[scheme.upperBound...].firstIndex(of: "@"),
@@ -60,9 +77,6 @@ public struct UploadCommand: Sendable, Hashable {
         }
         return found.filter { !$0.isEmpty }
     }
-
-    /// The command as people may see it (describe, logs): its secrets hidden.
-    public var shown: String { hiding(words.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " ")) }
 
     /// `text` (the command's output) with the command's secrets hidden.
     public func hiding(_ text: String) -> String { SecretText.hiding(secrets, in: text) }

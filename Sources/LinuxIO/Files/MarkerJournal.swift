@@ -13,7 +13,7 @@ public enum MarkerJournal {
 
     /// Adds `marker` to the recording's journal and syncs it to the disk.
     public static func append(_ marker: Marker, for recording: String) throws {
-        let descriptor = open(path(for: recording), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path(for: recording), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw CaptureError.invalidConfiguration("cannot keep the marker beside \(recording): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         let line = Array(try JSONEncoder().encode(marker)) + [UInt8(ascii: "\n")]

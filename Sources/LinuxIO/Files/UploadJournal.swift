@@ -7,6 +7,10 @@ public final class UploadJournal: @unchecked Sendable {
     /// The journal's file, in the recordings' folder.
     public let path: String
     private let lock = NSLock()
+    /// Changes written since the journal was last written anew.
+    private var appended = 0
+    /// After this many changes it is written anew with what is pending, so it never grows for long.
+    static let compactEvery = 256
 
     private struct Line: Codable {
         var pending: String?
@@ -20,22 +24,29 @@ public final class UploadJournal: @unchecked Sendable {
     /// The files not sent yet, in the order they were finished. The journal is written anew with them
     /// alone, so it never grows past what is still to send.
     public func pending() -> [String] {
-        lock.withLock {
-            guard let data = FileManager.default.contents(atPath: path), data.count <= 16 << 20 else { return [] }
-            var order: [String] = []
-            var waiting = Set<String>()
-            let decoder = JSONDecoder()
-            // A line cut off by a crash is passed over.
-            for line in data.split(separator: UInt8(ascii: "\n")) {
-                guard let entry = try? decoder.decode(Line.self, from: Data(line)) else { continue }
-                if let file = entry.pending, waiting.insert(file).inserted { order.append(file) }
-                if let file = entry.done { waiting.remove(file) }
-            }
-            let kept = order.filter(waiting.contains)
-            let text = kept.compactMap { Self.encoded(Line(pending: $0)) }.joined()
-            try? Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            return kept
+        lock.withLock { compacted() }
+    }
+
+    private func compacted() -> [String] {
+        appended = 0
+        var info = stat()
+        // A journal is the folder's own file: a link planted in its place is not followed.
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 64 << 20,
+              let data = FileManager.default.contents(atPath: path) else { return [] }
+        var order: [String] = []
+        var waiting = Set<String>()
+        let decoder = JSONDecoder()
+        // A line cut off by a crash is passed over.
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let entry = try? decoder.decode(Line.self, from: Data(line)) else { continue }
+            if let file = entry.pending, waiting.insert(file).inserted { order.append(file) }
+            if let file = entry.done { waiting.remove(file) }
         }
+        var listed = Set<String>()
+        let kept = order.filter { waiting.contains($0) && listed.insert($0).inserted }
+        let text = kept.compactMap { Self.encoded(Line(pending: $0)) }.joined()
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return kept
     }
 
     /// `file` is finished and waits to be sent.
@@ -47,12 +58,14 @@ public final class UploadJournal: @unchecked Sendable {
     private func append(_ line: Line) {
         guard let text = Self.encoded(line) else { return }
         lock.withLock {
-            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else { return }
-            defer { close(descriptor) }
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             _ = fdatasync(descriptor)
+            close(descriptor)
+            appended += 1
+            if appended >= Self.compactEvery { _ = compacted() }
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A program run to its end on a thread of its own, never a shell: its words go to it as they are.
+/// A program run to its end on threads of its own, never a shell: its words go to it as they are.
 /// What it prints (standard output and error together) is kept, its last 64 KiB; one that runs past its
-/// time is asked to end, then killed.
+/// time is asked to end, then killed. Children it leaves behind are its own business.
 public enum ExternalCommand {
     public struct Result: Sendable {
         /// Its exit status; nil when it could not be started or was ended for running too long.
@@ -40,26 +40,32 @@ public enum ExternalCommand {
         } catch {
             return Result(status: nil, output: "", problem: "cannot start \(arguments.first ?? ""): \(error.localizedDescription)")
         }
-        let ended = DispatchSemaphore(value: 0)
+        // Ended is the process's exit, not its output's end: a child of its own may hold that open.
+        let exited = DispatchSemaphore(value: 0), drained = DispatchSemaphore(value: 0)
         let output = Locked64K()
         let reader = Thread {
             let handle = pipe.fileHandleForReading
             while let chunk = try? handle.read(upToCount: 16 << 10), !chunk.isEmpty { output.append(chunk) }
-            ended.signal()
+            drained.signal()
         }
         reader.start()
+        let waiter = Thread {
+            process.waitUntilExit()
+            exited.signal()
+        }
+        waiter.start()
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         var timedOut = false
-        if ended.wait(timeout: .now() + seconds) == .timedOut {
+        if exited.wait(timeout: .now() + seconds) == .timedOut {
             timedOut = true
             process.terminate()
-            if ended.wait(timeout: .now() + 5) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                // A child of its own may still hold the output open: it is not waited for past this.
-                _ = ended.wait(timeout: .now() + 5)
+            if exited.wait(timeout: .now() + 5) == .timedOut {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                exited.wait()
             }
         }
-        process.waitUntilExit()
+        // What it printed up to its end; a child still holding the output is not waited for long.
+        _ = drained.wait(timeout: .now() + 2)
         let text = output.text
         if timedOut { return Result(status: nil, output: text, problem: "still running after \(Int(seconds)) s: ended") }
         return Result(status: process.terminationStatus, output: text, problem: nil)

@@ -8,7 +8,7 @@ import Locking
 /// file synced every second and locked against a repair while it is written (`FileInProgress`); every
 /// track cut at a timed recording's end; the titles and default tracks the muxer cannot write; and a file
 /// whose writer failed (a full disk) ended as a crashed one would be.
-final class FileWriter: @unchecked Sendable {
+package final class FileWriter: @unchecked Sendable {
     private let plan: GraphPlan
     private let movie: MovieFileOutput?
     private let pipeline: Pipeline
@@ -48,7 +48,10 @@ final class FileWriter: @unchecked Sendable {
 
     /// The file is being written once the graph plays.
     func began() {
-        if let movie, parts == nil { inProgress.withValue { $0 = FileInProgress(path: movie.path) } }
+        guard let movie, parts == nil else { return }
+        // Markers an earlier file of the same name left (overwritten with --force) are not this one's.
+        MarkerJournal.remove(for: movie.path)
+        inProgress.withValue { $0 = FileInProgress(path: movie.path) }
     }
 
     /// Counts the pictures that reach the file. With a `limit`, also cuts every track at it (buffers at or
@@ -121,6 +124,17 @@ final class FileWriter: @unchecked Sendable {
         repaired.withValue { $0 = result }
         return true
     }
+
+    /// `finished` hears of each file, or part, once it is finished (its upload); `keep` deletes only the
+    /// parts `mayDelete` allows.
+    package func watchFiles(finished: @escaping @Sendable (String) -> Void, mayDelete: @escaping @Sendable (String) -> Bool) {
+        self.finished.withValue { $0 = finished }
+        parts?.mayDelete.withValue { $0 = mayDelete }
+    }
+
+    /// What deletes the parts `keep` may now delete (one was uploaded): it holds on to the parts, so it
+    /// goes on working once the graph has stopped and its last parts are sent.
+    package var partsTidier: @Sendable () -> Void { { [parts] in parts?.tidy() } }
 
     /// Lets go of the file once the graph has stopped.
     func end() {
