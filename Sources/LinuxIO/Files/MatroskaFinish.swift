@@ -117,7 +117,7 @@ public enum MatroskaFinish {
 
     /// "00:01:02.500000000", as Matroska's DURATION tag is written.
     static func clock(_ duration: Duration) -> String {
-        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        let nanoseconds = duration.nanosecondCount
         let seconds = nanoseconds / 1_000_000_000
         return String(format: "%02lld:%02lld:%02lld.%09lld", seconds / 3600, seconds / 60 % 60, seconds % 60, nanoseconds % 1_000_000_000)
     }
