@@ -584,17 +584,29 @@ static inline GstBuffer *pc_buffer_retimed(GstSample *sample, GstClockTime origi
 /// The stretches of running time a recording was paused for, shared by the probes on every encoder's
 /// input: what falls inside one is dropped, what comes after is moved earlier by all of them before it,
 /// so each encoder sees one unbroken stream, and pictures and sound are cut at the same times whatever
-/// their latency. Spans are kept as start, end pairs (end NONE while paused), in order.
+/// their latency. Spans are kept as start, end pairs (end NONE while paused), in order. Each starts and
+/// ends on the picture's frame grid (`rate_n`/`rate_d` from running time zero, none when 0), so a pause
+/// leaves out whole pictures and the file's pictures go on one frame apart.
 typedef struct {
     GMutex lock;
     GArray *spans;
+    gint rate_n, rate_d;
 } PcPauseGate;
 
-static inline PcPauseGate *pc_pause_gate_new(void) {
+static inline PcPauseGate *pc_pause_gate_new(gint rate_n, gint rate_d) {
     PcPauseGate *gate = g_atomic_rc_box_new0(PcPauseGate);
     g_mutex_init(&gate->lock);
     gate->spans = g_array_new(FALSE, FALSE, sizeof(GstClockTime));
+    gate->rate_n = rate_n;
+    gate->rate_d = rate_d;
     return gate;
+}
+
+/// The first grid point at or after `running`: the time the grid probes give that picture.
+static GstClockTime pc_pause_gate_on_grid(PcPauseGate *gate, GstClockTime running) {
+    if (gate->rate_n <= 0 || gate->rate_d <= 0) return running;
+    guint64 frame = gst_util_uint64_scale_ceil(running, gate->rate_n, (guint64)gate->rate_d * GST_SECOND);
+    return gst_util_uint64_scale_round(frame, (guint64)gate->rate_d * GST_SECOND, gate->rate_n);
 }
 
 static void pc_pause_gate_clear(gpointer data) {
@@ -651,7 +663,7 @@ static inline gboolean pc_pause_gate_pause(PcPauseGate *gate, GstClockTime runni
     gboolean open = count > 0 && !GST_CLOCK_TIME_IS_VALID(g_array_index(gate->spans, GstClockTime, count - 1));
     GstClockTime last = count > 0 ? g_array_index(gate->spans, GstClockTime, count - 1) : 0;
     if (!open) {
-        GstClockTime start = MAX(running, last), none = GST_CLOCK_TIME_NONE;
+        GstClockTime start = pc_pause_gate_on_grid(gate, MAX(running, last)), none = GST_CLOCK_TIME_NONE;
         g_array_append_val(gate->spans, start);
         g_array_append_val(gate->spans, none);
     }
@@ -666,7 +678,7 @@ static inline GstClockTime pc_pause_gate_resume(PcPauseGate *gate, GstClockTime 
     GstClockTime length = GST_CLOCK_TIME_NONE;
     if (count >= 2 && !GST_CLOCK_TIME_IS_VALID(g_array_index(gate->spans, GstClockTime, count - 1))) {
         GstClockTime start = g_array_index(gate->spans, GstClockTime, count - 2);
-        GstClockTime end = MAX(running, start);
+        GstClockTime end = MAX(pc_pause_gate_on_grid(gate, running), start);
         g_array_index(gate->spans, GstClockTime, count - 1) = end;
         length = end - start;
     }

@@ -7,8 +7,11 @@ import CGStreamer
 public final class PauseGate: @unchecked Sendable {
     private let gate: UnsafeMutablePointer<PcPauseGate>
 
-    public init() {
-        gate = pc_pause_gate_new()
+    /// Pauses start and end on the picture's frame grid of `frameRate` (counted from running time zero,
+    /// as the grid probes count it), so each leaves out whole pictures and the file's pictures go on one
+    /// frame apart; with none, at the times given.
+    public init(frameRate: Fraction? = nil) {
+        gate = pc_pause_gate_new(frameRate?.numerator ?? 0, frameRate?.denominator ?? 0)
     }
 
     deinit { pc_pause_gate_unref(gate) }
@@ -18,13 +21,13 @@ public final class PauseGate: @unchecked Sendable {
         pc_pause_gate_attach(gate, pad.pad)
     }
 
-    /// Pauses from running time `time` on; false when paused already.
+    /// Pauses from running time `time` on (from the next grid point); false when paused already.
     @discardableResult
     public func pause(at time: Duration) -> Bool {
         pc_pause_gate_pause(gate, GstClockTime(max(.zero, time).nanoseconds)) != 0
     }
 
-    /// Resumes at running time `time`; returns how long the pause lasted, nil when none was open.
+    /// Resumes at running time `time` (at the next grid point); returns how long the pause lasted, nil when none was open.
     public func resume(at time: Duration) -> Duration? {
         let length = pc_pause_gate_resume(gate, GstClockTime(max(.zero, time).nanoseconds))
         return length == pc_clock_time_none() ? nil : .nanoseconds(Int64(length))

@@ -18,7 +18,7 @@ package final class ChapterKeeper: @unchecked Sendable {
     }
 
     /// On every encoder's input.
-    private let gate = PauseGate()
+    private let gate: PauseGate
     private let state = Locked(State())
     private let writesFile: Bool
     /// The file being written now (the part, in a recording in parts).
@@ -30,6 +30,7 @@ package final class ChapterKeeper: @unchecked Sendable {
     /// see the file's times.
     init(plan: GraphPlan, pipeline: Pipeline, writer: FileWriter, streams: StreamWriter?) {
         writesFile = plan.mux != nil
+        gate = PauseGate(frameRate: plan.frameRate > 0 ? Fraction(rate: plan.frameRate) : nil)
         currentFile = { writer.currentPath }
         streamOn = { streams?.status.first { $0.state != .stopped }?.stream }
         for encoder in plan.encoders {
@@ -78,7 +79,8 @@ package final class ChapterKeeper: @unchecked Sendable {
 
     /// The status's part: how long the pause under way has lasted, what the file holds, the markers set.
     func fill(_ status: inout LiveStatus) {
-        status.paused = gate.state(at: status.elapsed).pausedSince.map { status.elapsed - $0 }
+        // A pause begins at the next picture: up to a frame after it was asked for.
+        status.paused = gate.state(at: status.elapsed).pausedSince.map { max(.zero, status.elapsed - $0) }
         status.recorded = gate.fileTime(of: status.elapsed)
         status.markers = state.value.chapters.count
     }
