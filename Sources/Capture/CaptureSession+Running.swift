@@ -15,9 +15,9 @@ extension CaptureSession {
                 UnfinishedRecordings.repair(besides: movie.path) { self.eventContinuation.yield(self.uploads.noting($0)) }
             }
             self.segmentNames.begin(at: configuration.movieFile?.path)
+            await HardwareEncoders.prepare(for: configuration)
             let plan = try configuration.graphPlan()
-            try HostLookup.check(configuration.streams)
-            try await Blocking.run { try NetworkCameras.check(configuration) }
+            try await Blocking.run { try HostLookup.check(configuration.streams); try NetworkCameras.check(configuration) }
             do {
                 try await self.screens.share(for: configuration)
                 try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: self.screens), configuration)

@@ -1,4 +1,5 @@
 import CGStreamer
+import CScaledJPEG
 import Foundation
 
 /// Process-wide GStreamer setup. Every wrapper type calls `Gst.ensureInitialized()` itself,
@@ -18,6 +19,8 @@ public enum Gst {
             if let error { g_error_free(error) }
             throw GStreamerError.initializationFailed(message)
         }
+        // pipcam's own element, for this process: present wherever pipcam runs, so never missing.
+        guard pc_scaled_jpeg_decoder_register() != 0 else { throw GStreamerError.initializationFailed("the scaled JPEG decoder could not be registered") }
         initialized = true
     }
 

@@ -5,8 +5,8 @@ import Foundation
 /// time limit: whether a clip will play before a recording counts on it.
 public enum MediaDiscovery {
     public enum Outcome: Sendable, Equatable {
-        /// A picture of this size.
-        case video(width: Int, height: Int)
+        /// A picture of this size, of this media type as its caps name it ("image/jpeg", "video/x-h264").
+        case video(width: Int, height: Int, mediaType: String)
         /// The file plays, but holds no picture (sound only).
         case noVideo
         /// GStreamer cannot play it, in its words ("This appears to be a text file").
@@ -48,7 +48,11 @@ public enum MediaDiscovery {
         defer { gst_discoverer_stream_info_list_free(streams) }
         guard let first = streams?.pointee.data else { return .noVideo }
         let video = OpaquePointer(first)
-        return .video(width: Int(gst_discoverer_video_info_get_width(video)), height: Int(gst_discoverer_video_info_get_height(video)))
+        var mediaType = ""
+        if let caps = gst_discoverer_stream_info_get_caps(video) {
+            mediaType = Caps(adopting: caps).structures.first?.name ?? ""
+        }
+        return .video(width: Int(gst_discoverer_video_info_get_width(video)), height: Int(gst_discoverer_video_info_get_height(video)), mediaType: mediaType)
     }
 
     /// The media type GStreamer took the file for ("application/x-executable"), from what it says is

@@ -13,7 +13,7 @@ final class InstallDepsTests: XCTestCase {
     func testInstallDepsBringsEveryRequiredElement() throws {
         let brought = try Debian.dependencyClosure(of: try installDepsPackages())
         var failures: [String] = []
-        for factory in ElementFactory.allCases where factory.isRequired {
+        for factory in ElementFactory.allCases where factory.isRequired && !factory.isBuiltIn {
             guard let file = Gst.pluginFile(ofElement: factory.rawValue) else {
                 failures.append("'\(factory.rawValue)' is not installed here: install-deps does not bring \(factory.package)")
                 continue
@@ -25,6 +25,27 @@ final class InstallDepsTests: XCTestCase {
             if !brought.contains(owner) {
                 failures.append("'\(factory.rawValue)' comes from \(owner), which install-deps neither installs nor depends on")
             }
+        }
+        XCTAssert(failures.isEmpty, "\n" + failures.joined(separator: "\n"))
+    }
+
+    /// pipcam builds against headers and links libraries beyond GStreamer's (libjpeg-turbo, for its scaled
+    /// MJPEG decoder): each must come from a package install-deps brings, or a fresh machine fails to build.
+    func testInstallDepsBringsWhatPipcamBuildsAgainstAndLinks() throws {
+        let brought = try Debian.dependencyClosure(of: try installDepsPackages())
+        let linked = try Command.run(["ldd", Paths.pipcam])
+        XCTAssertEqual(linked.status, 0, linked.error)
+        // "libjpeg.so.62 => /lib/x86_64-linux-gnu/libjpeg.so.62 (0x…)": the machine's own libraries, not Swift's.
+        let libraries = linked.output.split(separator: "\n").compactMap { line -> String? in
+            guard let path = line.components(separatedBy: "=> ").last?.components(separatedBy: " (").first,
+                  path.hasPrefix("/lib/") || path.hasPrefix("/usr/lib/") else { return nil }
+            return path
+        }
+        XCTAssertTrue(libraries.contains { $0.contains("libjpeg") }, "pipcam links libjpeg: \(libraries)")
+        var failures: [String] = []
+        for file in libraries + ["/usr/include/jpeglib.h", "/usr/include/gstreamer-1.0/gst/video/gstvideodecoder.h"] {
+            let owner = try Debian.package(owning: file)
+            if !brought.contains(owner) { failures.append("\(file) comes from \(owner), which install-deps neither installs nor depends on") }
         }
         XCTAssert(failures.isEmpty, "\n" + failures.joined(separator: "\n"))
     }

@@ -75,13 +75,16 @@ public struct MediaProbe: Sendable {
     }
 
     /// PSNR in dB (average of the planes) of a video against a reference, both cropped to the same
-    /// `width`×`height` region at the top left, pictures paired in order; nil when ffmpeg reports none.
+    /// `width`×`height` region at the top left, pictures paired in order (infinite when they are the same);
+    /// nil when ffmpeg reports none.
     public static func psnr(path: String, reference: String, width: Int, height: Int) throws -> Double? {
         let crop = "crop=\(width):\(height):0:0"
         let result = try Command.run(["ffmpeg", "-nostdin", "-v", "info", "-i", path, "-i", reference,
                                       "-lavfi", "[0:v]\(crop)[a];[1:v]\(crop)[b];[a][b]psnr", "-f", "null", "-"])
-        guard let found = result.error.range(of: #"average:[0-9.]+"#, options: .regularExpression) else { return nil }
-        return Double(result.error[found].dropFirst("average:".count))
+        guard let found = result.error.range(of: #"average:([0-9.]+|inf)"#, options: .regularExpression) else { return nil }
+        // Identical pictures: ffmpeg says "inf".
+        let value = result.error[found].dropFirst("average:".count)
+        return value == "inf" ? .infinity : Double(value)
     }
 
     /// Number of decoded frames of the first video stream.

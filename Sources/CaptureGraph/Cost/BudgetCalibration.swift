@@ -23,7 +23,8 @@ public enum BudgetCalibration {
         let packedPlain = try await cpuSeconds(packed)
         let composite = try await cpuSeconds(packed + composed)
         let jpeg = try await cpuSeconds(raw + [(.jpegenc, [])])
-        let decode = try await cpuSeconds(raw + [(.jpegenc, []), (.jpegdec, [])])
+        // MJPEG as the graph decodes it: with pipcam's decoder.
+        let decode = try await cpuSeconds(raw + [(.jpegenc, []), (.jpegDecoder, [])])
         /// A stage's own time, never less than a twentieth of the run's (noise can make the difference vanish).
         func own(_ total: Double, _ base: Double) -> Double { max(total - base, total / 20) }
         return PixelBudget(generate: pixels / max(generate, 0.001),

@@ -176,6 +176,9 @@ public struct GraphPlan: Sendable {
     public var previewSink: ElementHandle<Element>?
     public var outputSize: (width: Int, height: Int) = (0, 0)
     public var frameRate: Double = 0
+    /// Said once the graph runs: `encoder: automatic` found a hardware encoder listed that did not start,
+    /// and records with x264 (`HardwareEncoders`).
+    package var encoderFallback: String?
     /// Each camera and microphone, with its handles, in the order the builder added them.
     public internal(set) var inputs: [PlannedInput] = []
     /// The input whose branch the builder is making: elements added meanwhile are recorded as its.

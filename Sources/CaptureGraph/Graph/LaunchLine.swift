@@ -6,7 +6,8 @@ import GStreamer
 /// is fed by pipcam itself, which gst-launch cannot do: the line reads it with GStreamer's own
 /// `filesrc` and `y4mdec` instead, under the same name, so the rest of the graph is unchanged. A camera
 /// pipcam opens once the recording plays (an optional camera, a network camera) is opened from the
-/// start, into its switch's next input.
+/// start, into its switch's next input. pipcam's own scaled JPEG decoder is not GStreamer's: the line
+/// decodes with `jpegdec`, whole, under the same name (the scalers after it make the same size).
 public enum LaunchLine {
     public static func render(_ plan: GraphPlan) -> String {
         var parts: [String] = []
@@ -20,6 +21,10 @@ public enum LaunchLine {
                 parts.append("filesrc name=\(node.name)-file location=\(quote(.string(path))) blocksize=\(1 << 20)")
                 parts.append("y4mdec name=\(node.name)")
                 parts.append("\(node.name)-file. ! \(node.name).")
+                continue
+            }
+            if node.factory == .jpegDecoder {
+                parts.append("\(ElementFactory.jpegdec.rawValue) name=\(node.name)")
                 continue
             }
             let properties = node.properties.map { "\($0.0)=\(quote($0.1))" } + (padProperties[node.name] ?? [])

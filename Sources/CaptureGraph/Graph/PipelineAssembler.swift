@@ -34,11 +34,12 @@ enum PipelineAssembler {
         return pipeline
     }
 
-    /// A decoder's pads appear once it knows the stream; the first video pad is linked, others are ignored.
+    /// A decoder's or a demuxer's pads appear once it knows the stream; the first picture pad (raw video,
+    /// or the JPEG pictures of an MJPEG clip) is linked, others are ignored.
     private static func linkWhenVideoPadAppears(_ source: Element, to sink: Element) {
         source.onPadAdded { pad in
             guard let caps = pad.currentCaps ?? Optional(pad.queryCaps()),
-                  caps.structures.first?.name.hasPrefix("video/") == true,
+                  let name = caps.structures.first?.name, name.hasPrefix("video/") || name == "image/jpeg",
                   let sinkPad = try? sink.staticPad("sink"), !sinkPad.isLinked else { return }
             try? pad.link(to: sinkPad)
         }

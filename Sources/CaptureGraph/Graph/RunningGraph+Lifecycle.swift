@@ -61,6 +61,7 @@ extension RunningGraph {
             throw CaptureError.startFailed(input: input, element: element ?? "pipeline", cause: reason)
         }
         started.withValue { $0 = true }
+        if let fallback = plan.encoderFallback { onEvent(.warning(fallback)) }
         writer.began()
         activateKeepers(onEvent: onEvent)
     }

@@ -8,7 +8,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     case inputSelector = "input-selector"
     // Base plugins.
     case appsrc, appsink, videotestsrc, audiotestsrc, videoconvert, videoscale, videorate, compositor
-    case audioconvert, audioresample, audiomixer, opusenc, decodebin
+    case audioconvert, audioresample, audiomixer, opusenc, decodebin, parsebin
     case opusdec
     // Good plugins.
     case v4l2src, ximagesrc, jpegdec, jpegenc, pngenc, videoflip, matroskamux
@@ -33,7 +33,10 @@ public enum ElementFactory: String, CaseIterable, Sendable {
     // Optional: pipcam uses them when present and does without otherwise.
     case xvimagesink, waylandsink, glimagesink
     case vah264enc, vah264lpenc, v4l2h264enc
+    case openMAXH264Encoder = "avenc_h264_omx"
     case pulsesrc, pipewiresrc
+    // pipcam's own, registered by pipcam itself: MJPEG cameras' pictures decoded straight into I420.
+    case jpegDecoder = "pipcamjpegdec"
 
     /// Whether a recording with the defaults needs it, or pipcam only uses it when it is there
     /// (hardware encoders, faster or other windows, desktop sound servers).
@@ -46,9 +49,12 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         }
     }
 
+    /// Built into pipcam rather than shipped by a GStreamer plugin package: `gst-launch-1.0` does not know it.
+    public var isBuiltIn: Bool { self == .jpegDecoder }
+
     public var isRequired: Bool {
         switch self {
-        case .xvimagesink, .waylandsink, .glimagesink, .vah264enc, .vah264lpenc, .v4l2h264enc, .pulsesrc, .pipewiresrc: false
+        case .xvimagesink, .waylandsink, .glimagesink, .vah264enc, .vah264lpenc, .v4l2h264enc, .openMAXH264Encoder, .pulsesrc, .pipewiresrc: false
         default: true
         }
     }
@@ -65,11 +71,11 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         switch self {
         case .queue, .tee, .capsfilter, .valve, .clocksync, .filesrc, .filesink, .fakesink, .inputSelector: "libgstreamer1.0-0"
         case .appsrc, .appsink, .videotestsrc, .audiotestsrc, .videoconvert, .videoscale, .videorate, .compositor,
-             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .opusdec, .uridecodebin, .volume: "gstreamer1.0-plugins-base"
+             .audioconvert, .audioresample, .audiomixer, .opusenc, .decodebin, .parsebin, .opusdec, .uridecodebin, .volume: "gstreamer1.0-plugins-base"
         case .v4l2src, .ximagesrc, .jpegdec, .jpegenc, .pngenc, .videoflip, .matroskamux, .v4l2h264enc, .pulsesrc,
              .imagefreeze, .videobalance, .level, .matroskademux, .mp4mux, .aacparse, .splitmuxsink, .flvmux, .rtspsrc, .souphttpsrc,
              .multipartdemux, .audiocheblimit, .audiodynamic: "gstreamer1.0-plugins-good"
-        case .aacEncoder, .h264Decoder, .h265Decoder: "gstreamer1.0-libav"
+        case .aacEncoder, .h264Decoder, .h265Decoder, .openMAXH264Encoder: "gstreamer1.0-libav"
         case .alsasrc: "gstreamer1.0-alsa"
         case .x264enc: "gstreamer1.0-plugins-ugly"
         case .h264parse, .y4mdec, .waylandsink, .vah264enc, .vah264lpenc, .rtmp2sink, .srtsink, .mpegtsmux, .hlssink2, .voaacenc,
@@ -77,6 +83,8 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .timeoverlay, .textoverlay, .ximagesink, .xvimagesink: "gstreamer1.0-x"
         case .glimagesink: "gstreamer1.0-gl"
         case .pipewiresrc: "gstreamer1.0-pipewire"
+        // Built into pipcam; the library it decodes with.
+        case .jpegDecoder: "libjpeg62-turbo"
         }
     }
 
@@ -87,6 +95,7 @@ public enum ElementFactory: String, CaseIterable, Sendable {
         case .waylandsink, .glimagesink: ("a preview window on Wayland", nil)
         case .vah264enc, .vah264lpenc: ("hardware H.264 encoding", "add a VA-API driver (intel-media-va-driver or mesa-va-drivers)")
         case .v4l2h264enc: ("hardware H.264 encoding on boards", "use a board with a V4L2 encoder device")
+        case .openMAXH264Encoder: ("hardware H.264 encoding through OpenMAX IL", "use a board with an OpenMAX IL library")
         case .pulsesrc: ("microphones through PulseAudio", nil)
         case .pipewiresrc: ("cameras through PipeWire, and the screen on Wayland desktops", nil)
         default: nil

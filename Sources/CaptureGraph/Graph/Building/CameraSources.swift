@@ -97,6 +97,13 @@ struct CameraSources {
             // CPU per 10 s of 720p; read directly, the clip goes a megabyte at a time.
             reader = [plan.add("\(prefix)-src", .filesrc, [("location", .string(path)), ("blocksize", .uint(1 << 20))]),
                       plan.add("\(prefix)-decode", .y4mdec)]
+        case .decoded where ClipPictures.isMJPEG(clipAt: path):
+            // MJPEG, replayed as a camera sends it: its pictures taken out of the file as they are, and
+            // decoded as an MJPEG camera's are.
+            let pictures = plan.add("\(prefix)-pictures", .parsebin)
+            plan.markDynamic(pictures)
+            reader = [plan.add("\(prefix)-src", .filesrc, [("location", .string(path)), ("blocksize", .uint(1 << 20))]), pictures,
+                      addDecoder(prefix, &plan)]
         case .decoded:
             let decode = plan.add("\(prefix)-decode", .decodebin)
             plan.markDynamic(decode)
@@ -127,7 +134,7 @@ struct CameraSources {
         let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(asked))])
         var chain = [caps]
         if !detached, case .element(let factory, let properties) = recipe { chain.insert(plan.add(source, factory, properties), at: 0) }
-        if mode.pixelFormat == "MJPG" { chain.append(plan.add("\(prefix)-decode", .jpegdec)) }
+        if mode.pixelFormat == "MJPG" { chain.append(addDecoder(prefix, &plan)) }
         guard kept else {
             plan.chain(chain + [addCaptureQueue(queue, &plan)])
             return
@@ -181,6 +188,14 @@ struct CameraSources {
         return .init(source: ElementHandle(chain[0]), text: ElementHandle(chain[2]), repeater: ElementHandle(chain[3]), input: input)
     }
 
+    /// An MJPEG camera's decoder: pipcam's own, whole, straight into I420 (the compositor's format), with
+    /// the accurate inverse DCT. Decoded at a fraction of its size, a camera shown small scored 5 to 8 dB
+    /// lower than decoded whole and scaled by the graph's scaler (`JPEGDecoderTests`): a camera
+    /// shown small is asked for a smaller mode instead, when it has one (`FormatChooser`).
+    private func addDecoder(_ prefix: String, _ plan: inout GraphPlan) -> String {
+        plan.add("\(prefix)-decode", .jpegDecoder)
+    }
+
     /// Whether the recording goes on through a device's loss: its sources are kept (`SourceKeeper`).
     var keepsDevices: Bool { configuration.deviceLoss.action == .continue }
 
@@ -190,9 +205,12 @@ struct CameraSources {
     }
 
     /// Converts and scales a picture of any format and size (a clip, a screen) into `caps`: the camera's
-    /// caps filter, named as the other cameras' are.
+    /// caps filter, named as the other cameras' are. Scaled down by more than a little, videoscale's
+    /// default two taps alias a camera's grain and fine lines; its multi-tap linear filter widens with the
+    /// ratio (`bench/run`'s MJPEG cases: a 1080p camera into 720p, 42.5 dB against Lanczos instead of 36.9,
+    /// for a twentieth of a core more).
     private func fitted(_ prefix: String, caps: Caps, _ plan: inout GraphPlan) -> [String] {
-        [plan.add("\(prefix)-convert", .videoconvert), plan.add("\(prefix)-scale", .videoscale),
+        [plan.add("\(prefix)-convert", .videoconvert), plan.add("\(prefix)-scale", .videoscale, [("method", .string("bilinear2"))]),
          plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(caps))])]
     }
 }

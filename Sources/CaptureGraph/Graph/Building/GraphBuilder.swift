@@ -28,11 +28,19 @@ struct GraphBuilder {
 
     static func plan(for configuration: SessionConfiguration) throws -> GraphPlan {
         try configuration.validate()
-        if configuration.movieFile?.encoder == .hardware && EncoderChoice.hardwareEncoder() == nil {
-            throw CaptureError.invalidConfiguration("no hardware H.264 encoder is available: \(EncoderChoice.hardwareFactories.map(\.rawValue).joined(separator: ", ")) need \(ElementFactory.packages(of: EncoderChoice.hardwareFactories).joined(separator: " or ")) and a VA-API driver or V4L2 encoder device; use encoder: software")
+        let encoder = configuration.movieFile?.encoder ?? .software
+        let refusals = encoder == .software ? [] : HardwareEncoders.trial().refusals
+        if encoder == .hardware && EncoderChoice.hardwareEncoder() == nil {
+            let why = refusals.isEmpty
+                ? "\(EncoderChoice.hardwareFactories.map(\.rawValue).joined(separator: ", ")) need \(ElementFactory.packages(of: EncoderChoice.hardwareFactories).joined(separator: " or ")) and a VA-API driver or V4L2 encoder device"
+                : refusals.joined(separator: "; ")
+            throw CaptureError.invalidConfiguration("no hardware H.264 encoder is available: \(why); use encoder: software")
         }
         var builder = GraphBuilder(configuration)
         builder.build()
+        if encoder == .automatic && EncoderChoice.hardwareEncoder() == nil && !refusals.isEmpty {
+            builder.plan.encoderFallback = "hardware encoding: \(refusals.joined(separator: "; ")); recording with x264"
+        }
         return builder.plan
     }
 
