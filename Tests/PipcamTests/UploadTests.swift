@@ -37,6 +37,18 @@ final class UploadTests: XCTestCase {
         }
     }
 
+    /// `talk.mkv` recorded in parts of 3 s (with `options`) in a folder of its own, uploading to an endpoint
+    /// that is away from the start.
+    private func recordWhileTheStoreIsAway(_ name: String, _ options: [String] = []) throws -> (folder: String, store: ObjectStore, recording: RunningCommand) {
+        let folder = try Paths.scratch(name)
+        try description.write(toFile: "\(folder)/sync.yaml", atomically: true, encoding: .utf8)
+        let store = try ObjectStore(folder: folder)
+        store.freeze(true)
+        let recording = try Command.start([Paths.pipcam, "record", "\(folder)/talk.mkv", "--pipeline", "\(folder)/sync.yaml", "--segment", "3s"] + options
+                                          + ["--upload-command", store.uploadCommand, "--control", "\(folder)/control.sock"], environment: store.rcloneEnvironment)
+        return (folder, store, recording)
+    }
+
     func testEveryPartArrivesWithTheSameBytesThroughAnOutage() throws {
         let folder = try Paths.scratch("uploads")
         try description.write(toFile: "\(folder)/sync.yaml", atomically: true, encoding: .utf8)
@@ -72,13 +84,7 @@ final class UploadTests: XCTestCase {
 
     /// `--keep 2` with the endpoint away: every part stays until it is sent, then the oldest go.
     func testKeepNeverDeletesAPartNotYetSent() throws {
-        let folder = try Paths.scratch("uploads-keep")
-        try description.write(toFile: "\(folder)/sync.yaml", atomically: true, encoding: .utf8)
-        let store = try ObjectStore(folder: folder)
-        store.freeze(true)
-        let recording = try Command.start([Paths.pipcam, "record", "\(folder)/talk.mkv", "--pipeline", "\(folder)/sync.yaml", "--segment", "3s",
-                                           "--keep", "2", "--duration", "15", "--upload-command", store.uploadCommand,
-                                           "--control", "\(folder)/control.sock"], environment: store.rcloneEnvironment)
+        let (folder, store, recording) = try recordWhileTheStoreIsAway("uploads-keep", ["--keep", "2", "--duration", "15"])
         let control = try ControlClient(path: "\(folder)/control.sock")
         // Three parts ended and none sent: keep 2 would have deleted the oldest, but each waits to be sent.
         try waitFor(within: 30, "three parts waiting") {
@@ -105,13 +111,7 @@ final class UploadTests: XCTestCase {
     /// Killed with parts waiting for the endpoint: the next pipcam in the folder sends them, and the part
     /// the kill cut off, once repaired.
     func testAPipcamStartedAgainSendsWhatWasPending() throws {
-        let folder = try Paths.scratch("uploads-restart")
-        try description.write(toFile: "\(folder)/sync.yaml", atomically: true, encoding: .utf8)
-        let store = try ObjectStore(folder: folder)
-        store.freeze(true)
-        let first = try Command.start([Paths.pipcam, "record", "\(folder)/talk.mkv", "--pipeline", "\(folder)/sync.yaml", "--segment", "3s",
-                                       "--upload-command", store.uploadCommand, "--control", "\(folder)/control.sock"],
-                                      environment: store.rcloneEnvironment)
+        let (folder, store, first) = try recordWhileTheStoreIsAway("uploads-restart")
         try ControlClient(path: "\(folder)/control.sock").waitUntilElapsed(7.5)
         first.signal(SIGKILL)
         _ = first.wait()
