@@ -116,6 +116,8 @@ static gboolean pc_scaled_jpeg_decoder_stop(GstVideoDecoder *decoder) {
 /// the luma samples (as jpegdec says them, so a camera reads the same through either decoder).
 static gboolean pc_scaled_jpeg_decoder_negotiate(PcScaledJpegDecoder *self, gint width, gint height) {
     GstVideoDecoder *decoder = GST_VIDEO_DECODER(self);
+    // Until it succeeds the size is not known: the next picture negotiates again, whatever its size.
+    self->width = self->height = 0;
     GstVideoCodecState *output = gst_video_decoder_set_output_state(decoder, GST_VIDEO_FORMAT_I420, width, height, self->input);
     output->info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255;
     output->info.colorimetry.matrix = GST_VIDEO_COLOR_MATRIX_BT601;
@@ -248,8 +250,12 @@ static GstFlowReturn pc_scaled_jpeg_decoder_handle_frame(GstVideoDecoder *decode
     jpeg_mem_src(jpeg, input.data, input.size);
     jpeg_read_header(jpeg, TRUE);
     if (!pc_sampling_is_supported(jpeg)) {
-        g_strlcpy(self->errors.message, "a colour space or sampling other than grey or YCbCr 4:2:0, 4:2:2, 4:4:4 and their kin", sizeof self->errors.message);
-        longjmp(self->errors.escape, 1);
+        // Not a damaged picture: every picture of this camera would be dropped, silently. Said, and stopped.
+        jpeg_abort_decompress(jpeg);
+        gst_buffer_unmap(frame->input_buffer, &input);
+        gst_video_decoder_drop_frame(decoder, frame);
+        GST_ELEMENT_ERROR(self, STREAM, WRONG_TYPE, ("JPEG pictures in a colour space or sampling pipcam does not decode (RGB, CMYK or an unusual subsampling)."), (NULL));
+        return GST_FLOW_NOT_SUPPORTED;
     }
     jpeg->raw_data_out = TRUE;
     jpeg->do_fancy_upsampling = FALSE;
@@ -269,6 +275,13 @@ static GstFlowReturn pc_scaled_jpeg_decoder_handle_frame(GstVideoDecoder *decode
     GstVideoCodecState *output = gst_video_decoder_get_output_state(decoder);
     gboolean ready = result == GST_FLOW_OK && output && gst_video_frame_map(&picture, &output->info, frame->output_buffer, GST_MAP_WRITE);
     if (output) gst_video_codec_state_unref(output);
+    // The picture must be the size decoded into it, whatever the base class negotiated meanwhile.
+    if (ready && (GST_VIDEO_FRAME_WIDTH(&picture) != width || GST_VIDEO_FRAME_HEIGHT(&picture) != height)) {
+        gst_video_frame_unmap(&picture);
+        self->width = self->height = 0;
+        ready = FALSE;
+        result = GST_FLOW_NOT_NEGOTIATED;
+    }
     if (!ready) {
         jpeg_abort_decompress(jpeg);
         gst_buffer_unmap(frame->input_buffer, &input);

@@ -5,8 +5,9 @@ import Foundation
 /// time limit: whether a clip will play before a recording counts on it.
 public enum MediaDiscovery {
     public enum Outcome: Sendable, Equatable {
-        /// A picture of this size, of this media type as its caps name it ("image/jpeg", "video/x-h264").
-        case video(width: Int, height: Int, mediaType: String)
+        /// A picture of this size, of this media type as its caps name it ("image/jpeg", "video/x-h264"),
+        /// `framed` when its demuxer hands over one whole picture at a time (caps with parsed=true).
+        case video(width: Int, height: Int, mediaType: String, framed: Bool)
         /// The file plays, but holds no picture (sound only).
         case noVideo
         /// GStreamer cannot play it, in its words ("This appears to be a text file").
@@ -48,11 +49,13 @@ public enum MediaDiscovery {
         defer { gst_discoverer_stream_info_list_free(streams) }
         guard let first = streams?.pointee.data else { return .noVideo }
         let video = OpaquePointer(first)
-        var mediaType = ""
-        if let caps = gst_discoverer_stream_info_get_caps(video) {
-            mediaType = Caps(adopting: caps).structures.first?.name ?? ""
+        var mediaType = "", framed = false
+        if let caps = gst_discoverer_stream_info_get_caps(video), let structure = Caps(adopting: caps).structures.first {
+            mediaType = structure.name
+            if case .value(.bool(true))? = structure["parsed"] { framed = true }
         }
-        return .video(width: Int(gst_discoverer_video_info_get_width(video)), height: Int(gst_discoverer_video_info_get_height(video)), mediaType: mediaType)
+        return .video(width: Int(gst_discoverer_video_info_get_width(video)), height: Int(gst_discoverer_video_info_get_height(video)),
+                      mediaType: mediaType, framed: framed)
     }
 
     /// The media type GStreamer took the file for ("application/x-executable"), from what it says is

@@ -14,18 +14,16 @@ enum ClipPictures {
 
     private static let found = Locked([Version: Bool]())
 
-    /// Whether the clip at `path` holds MJPEG pictures; false at once for a raw YUV4MPEG2 clip.
+    /// Whether the clip at `path` (not a YUV4MPEG2 one: `Y4MClip` reads those) holds MJPEG pictures one to
+    /// a buffer (a container's, as Matroska's are). A bare stream of JPEG pictures is left to decodebin, whose
+    /// decoder finds where each picture ends.
     static func isMJPEG(clipAt path: String) -> Bool {
-        switch Y4MClip.reading(ofFileAt: path) {
-        case .mapped, .raw: return false
-        case .unreadable, .decoded: break
-        }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let size = (attributes[.size] as? NSNumber)?.uint64Value, let modified = attributes[.modificationDate] as? Date else { return false }
         let version = Version(path: path, size: size, modified: modified)
         if let known = found.withValue({ $0[version] }) { return known }
         var mjpeg = false
-        if case .video(_, _, "image/jpeg") = MediaDiscovery.inspect(path: path, timeout: .seconds(5)) { mjpeg = true }
+        if case .video(_, _, "image/jpeg", true) = MediaDiscovery.inspect(path: path, timeout: .seconds(5)) { mjpeg = true }
         found.withValue { $0[version] = mjpeg }
         return mjpeg
     }

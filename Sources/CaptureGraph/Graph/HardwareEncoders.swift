@@ -22,17 +22,20 @@ package enum HardwareEncoders {
         return named.split(separator: " ").compactMap { ElementFactory(rawValue: String($0)) }.filter(EncoderChoice.namedHardwareFactories.contains)
     }
 
-    private static let found = Locked<Trial?>(nil)
+    /// Held through the trial: a second caller waits for the first's answer rather than trying the same
+    /// encoder at once (a board's encoder serves one at a time, and would seem busy).
+    private static let trying = NSLock()
+    nonisolated(unsafe) private static var found: Trial?
 
     /// The trial, made at the first call (a few hundred milliseconds for each installed candidate, nothing
     /// when none is installed) and kept.
     package static func trial() -> Trial {
-        if let known = found.value { return known }
-        let made = choose(among: candidates, isInstalled: \.isInstalled, starts: starts)
-        return found.withValue { kept in
-            if kept == nil { kept = made }
-            return kept!
-        }
+        trying.lock()
+        defer { trying.unlock() }
+        if let found { return found }
+        let made = choose(among: candidates, isInstalled: \.isInstalled, starts: startsInTime)
+        found = made
+        return made
     }
 
     /// Makes the trial a recording with `configuration` needs, off Swift's cooperative threads: an encoder may
@@ -59,6 +62,19 @@ package enum HardwareEncoders {
         let message = text.hasSuffix(".") ? String(text.dropLast()) : text
         guard let debug, let found = debug.range(of: "reason ") else { return message }
         return "\(message), \(debug[found.upperBound...].prefix { !$0.isNewline })"
+    }
+
+    /// `starts` on a thread of its own, given 8 s: a driver that hangs in a state change is left to it, and
+    /// the encoder counts as refusing.
+    static func startsInTime(_ factory: ElementFactory) -> String? {
+        let answer = Locked<String??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        NamedThread.start("pipcam-encoder-trial") {
+            answer.withValue { $0 = .some(starts(factory)) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 8) == .success, let said = answer.value else { return "no answer within 8 s" }
+        return said
     }
 
     /// Nil when `factory`, set as a recording sets it, encodes a few small pictures within seconds; else why
@@ -92,7 +108,13 @@ package enum HardwareEncoders {
             subscription.cancel()
             _ = try? pipeline.setState(.null)
         }
-        do { try pipeline.setState(.playing) } catch { return "\(error)" }
+        do {
+            try pipeline.setState(.playing)
+        } catch {
+            // Refused at once: GStreamer's reason is on its way to the bus.
+            _ = done.wait(timeout: .now() + 1)
+            return outcome.value.flatMap { $0 } ?? "\(error)"
+        }
         guard done.wait(timeout: .now() + 5) == .success, let said = outcome.value else { return "no picture within 5 s" }
         return said
     }
