@@ -189,7 +189,7 @@ struct CameraSources {
     }
 
     /// An MJPEG camera's decoder: pipcam's own, whole, straight into I420 (the compositor's format), with
-    /// the accurate inverse DCT. Decoded at a fraction of its size, a camera shown small scored 5 to 8 dB
+    /// the accurate inverse DCT. Decoded at a fraction of its size, a camera shown small scored 6 to 12 dB
     /// lower than decoded whole and scaled by the graph's scaler (`JPEGDecoderTests`): a camera
     /// shown small is asked for a smaller mode instead, when it has one (`FormatChooser`).
     private func addDecoder(_ prefix: String, _ plan: inout GraphPlan) -> String {
