@@ -15,8 +15,10 @@ import Locking
 /// - While lost, a camera's place shows a `Slate`; a microphone's tracks carry the mixers' silence.
 /// - Back: every second (and at once when the device is seen arriving) a new source is made from the
 ///   plan's factory and properties and linked where the old one was; its first frame switches the camera
-///   back. A new source that opens but gives no frame within `retryPatience` is taken out and made again:
-///   a device bound again can take a moment before it streams, and a source opened too early may wait
+///   back. While a camera's node is absent it is looked for at each tick, a quarter of a second: a
+///   device that reconnects without the system saying so (vivid's) is taken back that much sooner.
+///   A new source that opens but gives no frame within `retryPatience` is taken out and made again: a
+///   device bound again can take a moment before it streams, and a source opened too early may wait
 ///   forever.
 ///
 /// Every change of the pipeline happens on one serial queue, never on a streaming thread.
@@ -269,10 +271,14 @@ final class SourceKeeper: @unchecked Sendable {
     /// state. A device that cannot be opened yet fails here, and the next tick tries again.
     private func attach() {
         guard source == nil, !stopping.value, let next = pipeline[kept.next] else { return }
+        let previousAttempt = lastAttempt
         lastAttempt = .now
         let element: Element
         do {
-            guard let made = try makeSource() else { return }
+            guard let made = try makeSource() else {
+                lastAttempt = previousAttempt  // no node yet: looked for again at the next tick
+                return
+            }
             element = made
         } catch {
             return
