@@ -30,6 +30,10 @@ final class DeviceLossTests: XCTestCase {
         let pace: Double
 
         func scaled(_ seconds: Double) -> Double { seconds * pace }
+
+        /// Whether a picture at `time` comes before the script's stop (`stopped`): the last 0.2 s of a
+        /// recording it stopped are left out of what is said of the cameras' places.
+        func isBeforeTheStop(_ time: Double) -> Bool { !stopped || time < seconds - 0.2 }
     }
 
     /// Records with both cameras, runs `disturb` once the recording has run ~2 s, and returns what it
@@ -159,7 +163,7 @@ final class DeviceLossTests: XCTestCase {
                                   otherCameraStill: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         let path = "\(run.folder)/out.mkv"
         let (shown, live) = try slateTimes(path, region: region)
-        let slate = shown.filter { !run.stopped || $0 < run.seconds - 0.2 }
+        let slate = shown.filter(run.isBeforeTheStop)
         let first = try XCTUnwrap(slate.first, "the slate shows (live inset luma \(live))", file: file, line: line)
         let last = try XCTUnwrap(slate.last, file: file, line: line)
         XCTAssertGreaterThanOrEqual(first, lost - 0.2, "no slate before the loss", file: file, line: line)
@@ -169,7 +173,7 @@ final class DeviceLossTests: XCTestCase {
         XCTAssertLessThanOrEqual(abs(last - back), run.scaled(2.5), "the camera is back soon after the return is reported at \(back)", file: file, line: line)
         guard otherCameraStill else { return }
         let main = try RegionLuma.series(path: path, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height)
-            .filter { !run.stopped || $0.time < run.seconds - 0.2 }.map(\.luma)
+            .filter { run.isBeforeTheStop($0.time) }.map(\.luma)
         XCTAssertLessThan((main.max() ?? 0) - (main.min() ?? 0), 8, "the other camera's picture never changes", file: file, line: line)
     }
 
