@@ -16,6 +16,8 @@ final class CameraControlKeeper: @unchecked Sendable {
     /// The controls the second camera follows the first in, changed live; and the timer that reads them.
     private let matchedControls = Locked<[String]>([])
     private let matcher = Locked<RepeatingTimer?>(nil)
+    /// Held while the follower is read and written, so the timer and a live change write in turn.
+    private let following = Locked<Void>(())
 
     /// `elapsed` gives the recording's time for the events `report` passes on.
     init(configuration: SessionConfiguration, elapsed: @escaping @Sendable () -> Duration, report: @escaping @Sendable (SessionEvent) -> Void) {
@@ -70,32 +72,49 @@ final class CameraControlKeeper: @unchecked Sendable {
         return try camera.all()
     }
 
-    /// Which controls the second camera follows the first in from now on (none: it stops following).
+    /// Which controls the second camera follows the first in from now on (none: it stops following),
+    /// taken at once.
     func match(_ names: [String]) throws {
         guard matchedPair() != nil else { throw CaptureError.cameraControl(.noMatchedPair) }
         matchedControls.withValue { $0 = names }
+        if matcher.value != nil { follow() }
     }
 
     /// Reads both cameras four times a second and writes the follower's controls when the leader's
-    /// differ: a leader that changes (its automatic exposure, a live change) is followed within a
-    /// quarter of a second. Cheap: a few ioctls per read.
+    /// differ: a leader that changes by itself (its automatic exposure) is followed within a quarter of
+    /// a second. Cheap: a few ioctls per read.
     func startMatching() {
         matchedControls.withValue { $0 = configuration.matchedControls }
-        guard let (leader, follower) = matchedPair() else { return }
+        guard matchedPair() != nil else { return }
         let timer = RepeatingTimer(every: .milliseconds(250), label: "pipcam.match") { [weak self] in
-            guard let self else { return }
-            let names = self.matchedControls.value
-            guard !names.isEmpty, let source = CameraControls(device: leader.device), let target = CameraControls(device: follower.device),
-                  let leading = try? source.all(), let following = try? target.all() else { return }
-            let steps = ControlMatch.steps(for: names, leader: leading, follower: following)
+            self?.follow()
+        }
+        matcher.withValue { $0 = timer }
+    }
+
+    /// A live change of the leader is followed at once, not at the next read: the follower then changes
+    /// a moment after the leader (the time of two reads), whatever the timer's phase.
+    func followChange(of id: String) {
+        guard matcher.value != nil, matchedPair()?.0.id == id else { return }
+        follow()
+    }
+
+    /// Writes the follower's matched controls where they differ from the leader's. The timer and a live
+    /// change may both call it: each reads both cameras, so the later one finds nothing to write.
+    private func follow() {
+        let names = matchedControls.value
+        guard !names.isEmpty, let (leader, follower) = matchedPair(),
+              let source = CameraControls(device: leader.device), let target = CameraControls(device: follower.device) else { return }
+        following.withValue { _ in
+            guard let leading = try? source.all(), let current = try? target.all() else { return }
+            let steps = ControlMatch.steps(for: names, leader: leading, follower: current)
             guard !steps.isEmpty, let written = try? target.apply(steps) else { return }
-            self.keptControls.withValue { kept in
+            keptControls.withValue { kept in
                 let ids = Set(steps.map(\.control.id))
                 kept[follower.id] = (kept[follower.id] ?? []).filter { !ids.contains($0.control.id) } + steps
             }
-            self.report(.controlsChanged(camera: follower.id, controls: written, at: self.elapsed()))
+            report(.controlsChanged(camera: follower.id, controls: written, at: elapsed()))
         }
-        matcher.withValue { $0 = timer }
     }
 
     /// The first two cameras, when both have controls: the leader and the follower.

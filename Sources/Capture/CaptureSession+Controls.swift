@@ -9,6 +9,7 @@ extension CaptureSession {
         let (graph, controls) = try running()
         let written = try controls.set(settings, camera: id)
         eventContinuation.yield(.controlsChanged(camera: id, controls: written, at: graph.elapsed))
+        controls.followChange(of: id)
         return written
     }
 

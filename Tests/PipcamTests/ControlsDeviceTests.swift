@@ -157,7 +157,7 @@ final class ControlsDeviceTests: XCTestCase {
     }
 
     /// `match: brightness`: the right camera follows the left one's brightness, changed twice through the
-    /// socket while recording, within a quarter of a second and to the same value.
+    /// socket while recording, at once (a read of both cameras and a write) and to the same value.
     func testAMatchedCameraFollowsTheLeadersBrightnessWhileItChanges() throws {
         let (folder, _, events, vm) = try record("vm-controls-match", description: """
         preset: low
@@ -189,8 +189,9 @@ final class ControlsDeviceTests: XCTestCase {
         for lead in leads {
             let follow = try XCTUnwrap(changes.first { $0.camera == "right" && $0.time >= lead.time && $0.brightness == lead.brightness },
                                        "the right camera followed to \(lead.brightness): \(changes)")
-            XCTAssertLessThanOrEqual(follow.time - lead.time, vm.scaled(0.3),
-                                     "within a quarter of a second and a read on the nominal VM (this one's slowness: \(vm.slowness))")
+            // 30 to 40 ms on the nominal VM; the four reads a second alone took up to 0.3 s.
+            XCTAssertLessThanOrEqual(follow.time - lead.time, vm.scaled(0.15),
+                                     "at once: two reads and a write, before the next of the four reads a second (this VM's slowness: \(vm.slowness))")
             follows.append(follow.time)
         }
         // In the picture: both halves alike once the follower's frames in its new setting reach it, and from
