@@ -42,7 +42,9 @@ final class CameraControlKeeper: @unchecked Sendable {
         }
     }
 
-    /// Changes a camera's controls while it records; returns the controls written, read back.
+    /// Changes a camera's controls while it records and reports it; returns the controls written, read
+    /// back. A change of the leader is followed at once, not at the next read: the follower then changes
+    /// a moment after it (the time of two reads), whatever the timer's phase.
     func set(_ settings: [ControlSettings.Setting], camera id: String) throws -> [CameraControl] {
         let camera = try controls(of: id)
         let (steps, _) = try plan(settings, for: id, on: camera)
@@ -52,6 +54,8 @@ final class CameraControlKeeper: @unchecked Sendable {
             let ids = Set(made.map(\.control.id))
             kept[id] = (kept[id] ?? []).filter { !ids.contains($0.control.id) } + made
         }
+        report(.controlsChanged(camera: id, controls: written, at: elapsed()))
+        if matcher.value != nil, matchedPair()?.0.id == id { follow() }
         return written
     }
 
@@ -90,13 +94,6 @@ final class CameraControlKeeper: @unchecked Sendable {
             self?.follow()
         }
         matcher.withValue { $0 = timer }
-    }
-
-    /// A live change of the leader is followed at once, not at the next read: the follower then changes
-    /// a moment after the leader (the time of two reads), whatever the timer's phase.
-    func followChange(of id: String) {
-        guard matcher.value != nil, matchedPair()?.0.id == id else { return }
-        follow()
     }
 
     /// Writes the follower's matched controls where they differ from the leader's. The timer and a live

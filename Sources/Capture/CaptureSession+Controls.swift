@@ -6,11 +6,7 @@ import CaptureModel
 extension CaptureSession {
     /// Makes `settings` on a camera (`ControlSettings`); returns the controls written, read back.
     public func setControls(_ settings: [ControlSettings.Setting], camera id: String) throws -> [CameraControl] {
-        let (graph, controls) = try running()
-        let written = try controls.set(settings, camera: id)
-        eventContinuation.yield(.controlsChanged(camera: id, controls: written, at: graph.elapsed))
-        controls.followChange(of: id)
-        return written
+        try running().controls.set(settings, camera: id)
     }
 
     /// Every control of a camera as it is now (what `pipcam controls` lists), for sliders and menus.
