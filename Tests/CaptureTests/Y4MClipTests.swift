@@ -124,6 +124,8 @@ final class Y4MClipTests: XCTestCase {
 
     /// Pictures GStreamer has let go of are unmapped: a replayed clip does not stay in the recording's
     /// memory. The clip is 41 MB; read whole and kept mapped, all of it would be resident by the end.
+    /// Pages go back a picture's worth at a time: given back 8 MB at a time, two 720p clips held 10 MB
+    /// each in a live recording's peak (92.5 MB in all, 82.3 MB since).
     func testPicturesLetGoOfStopCountingInMemory() async throws {
         let folder = try Paths.scratch("y4m-memory")
         let path = "\(folder)/clip.y4m"
@@ -133,7 +135,7 @@ final class Y4MClipTests: XCTestCase {
         XCTAssertEqual(pictures, 120)
         try withExtendedLifetime(clip) {
             let resident = try XCTUnwrap(Self.residentKilobytes(ofMappingOf: path), "the clip is no longer mapped")
-            XCTAssertLessThan(resident, 16 * 1024, "kB of the clip still resident")
+            XCTAssertLessThan(resident, 2 * clip.header.frameSize / 1024, "kB of the clip still resident: less than two pictures")
         }
     }
 
