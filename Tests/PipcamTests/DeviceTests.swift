@@ -499,15 +499,8 @@ extension DeviceTests {
         let vm = try DeviceVM.run([script], folder: folder, options: ["--alsa", "snd-aloop enable=1,1 index=0,1 id=Loopback,Late"])
         let said = ((try? String(contentsOfFile: "\(folder)/check.txt", encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: "\(folder)/log.txt", encoding: .utf8)) ?? "")
         XCTAssertEqual(vm.result.status, 0, vm.result.error + said)
-        /// "NAME is N ms late|early against flash (…)" as milliseconds late.
-        func lateness(of name: String) throws -> Int {
-            let line = try XCTUnwrap(said.split(separator: "\n").first { $0.hasPrefix("\(name) is ") }, said)
-            let words = line.split(separator: " ")
-            if words.dropFirst(2).first == "in" { return 0 }
-            let figure = try XCTUnwrap(words.dropFirst(2).first.flatMap { Int($0) }, String(line))
-            return words.count > 4 && words[4] == "early" ? -figure : figure
-        }
-        let onTime = try lateness(of: "ontime"), late = try lateness(of: "late")
+        let onTime = try XCTUnwrap(SyncCheckLine.lateness(of: "ontime", in: said), said)
+        let late = try XCTUnwrap(SyncCheckLine.lateness(of: "late", in: said), said)
         print("sync-check through the loopback: on time \(onTime) ms, late \(late) ms (VM slowness \(vm.slowness))")
         XCTAssertEqual(late - onTime, 150, accuracy: 15, "the late microphone against the one on time")
         XCTAssertEqual(onTime, 0, accuracy: 15 + 1000 / 15 / 2, "the microphone on time, within half a picture and a card's lateness")

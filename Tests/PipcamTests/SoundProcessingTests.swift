@@ -157,9 +157,8 @@ final class SoundProcessingTests: XCTestCase {
             .write(toFile: description, atomically: true, encoding: .utf8)
         let check = try Command.run([Paths.pipcam, "sync-check", "--pipeline", description, "--seconds", "5", "--write"])
         XCTAssertEqual(check.status, 0, check.error)
-        let line = try XCTUnwrap(check.output.split(separator: "\n").first { $0.hasPrefix("beeps is ") }, check.output)
-        let measured = try XCTUnwrap(line.split(separator: " ").dropFirst(2).first.flatMap { Int($0) }, String(line))
-        print("sync-check: \(line)")
+        let measured = try XCTUnwrap(SyncCheckLine.lateness(of: "beeps", in: check.output), check.output)
+        print("sync-check: beeps \(measured) ms late")
         XCTAssertEqual(measured, 120, accuracy: 10)
         XCTAssertTrue(try String(contentsOfFile: description, encoding: .utf8).contains("    offset: \(measured)\n"))
         let path = "\(folder)/offset.mkv"
