@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 NAMES = {"a": "pipcam", "b": "gst-launch", "c": "ffmpeg", "d": "floor", "e": "same graph", "f": "pipcam, live pace",
-         "g": "floor, live pace", "h": "ffmpeg, x264 defaults"}
+         "g": "floor, live pace", "h": "ffmpeg, x264 defaults", "i": "floor + decoding"}
 
 
 def with_matplotlib(out, data):
