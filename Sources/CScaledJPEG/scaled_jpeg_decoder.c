@@ -324,7 +324,6 @@ static GstFlowReturn pc_scaled_jpeg_decoder_handle_frame(GstVideoDecoder *decode
             : pc_scratch_plane(self, c);
     }
     pc_scaled_jpeg_decoder_read(self, targets);
-    jpeg_abort_decompress(jpeg);
 
     if (!direct[0]) {
         guint8 *luma = GST_VIDEO_FRAME_PLANE_DATA(&picture, 0);
@@ -348,6 +347,8 @@ static GstFlowReturn pc_scaled_jpeg_decoder_handle_frame(GstVideoDecoder *decode
                               factors[c][0], factors[c][1], out, out_stride, chroma_width, chroma_height);
         }
     }
+    // Only now: ending the decode frees the picture's own memory, the components' sizes read above among it.
+    jpeg_abort_decompress(jpeg);
     gst_video_frame_unmap(&picture);
     gst_buffer_unmap(frame->input_buffer, &input);
     return gst_video_decoder_finish_frame(decoder, frame);

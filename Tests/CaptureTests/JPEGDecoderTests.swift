@@ -81,6 +81,27 @@ final class JPEGDecoderTests: XCTestCase {
         }
     }
 
+    /// Ending a decode frees libjpeg's memory for the picture, the components' sizes among it; the chroma
+    /// written after must not read them there. Once another thread reused that memory, a 1080p camera's
+    /// chroma came out wrong, or pipcam crashed (about one recording in 25 with another program busy).
+    /// Here glibc fills every block as it is freed, so such a read goes wrong at every picture.
+    func testAPictureIsTheSameWhenFreedMemoryIsOverwrittenAtOnce() async throws {
+        let folder = try Paths.scratch("scaled-jpeg-freed")
+        for format in ["Y42B", "Y444", "Y41B"] {
+            let clip = "\(folder)/\(format).mkv", plain = "\(folder)/\(format).y4m", overwritten = "\(folder)/\(format)-overwritten.y4m"
+            try makeClip(clip, width: 640, height: 360, format: format, pictures: 3, container: "matroskamux")
+            try await decode(clip, scale: 1, to: nil, into: plain)
+            try fillFreedMemory(with: 0xA5)
+            do {
+                defer { try? fillFreedMemory(with: 0) }
+                try await decode(clip, scale: 1, to: nil, into: overwritten)
+            }
+            let expected = try Data(contentsOf: URL(fileURLWithPath: plain))
+            XCTAssertGreaterThan(expected.count, 3 * 640 * 360, format)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: overwritten)), expected, format)
+        }
+    }
+
     /// A picture that is not a JPEG, between good ones: it is dropped and the stream goes on, as a camera's
     /// damaged picture must not end a recording.
     func testABrokenPictureIsDroppedAndTheNextDecoded() async throws {
@@ -134,6 +155,14 @@ final class JPEGDecoderTests: XCTestCase {
         let input = try decoder.staticPad("sink")
         pictures.onPadAdded { pad in try? pad.link(to: input) }
         try await pipeline.runToEnd(timeout: .seconds(60))
+    }
+
+    /// glibc's `mallopt(M_PERTURB, byte)` (M_PERTURB is -6 in malloc.h, which Swift's Glibc does not
+    /// import): every block freed from now on is filled with `byte`; 0 stops it.
+    private func fillFreedMemory(with byte: Int32) throws {
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        let symbol = try XCTUnwrap(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt"), "glibc's mallopt")
+        XCTAssertEqual(unsafeBitCast(symbol, to: Mallopt.self)(-6, byte), 1, "mallopt(M_PERTURB, \(byte))")
     }
 
     private func y4mHeader(_ path: String) throws -> String {
