@@ -8,8 +8,8 @@ import NIOHTTP1
 /// handler reads before any of Hummingbird's own handling is in place:
 ///
 /// - a connection that has not sent a whole request head within `headTimeout` (one that opens and never
-///   speaks, or sends its headers a byte at a time) is closed; later requests have Hummingbird's idle
-///   timeout;
+///   speaks, or sends its headers a byte at a time) is closed, and so is the oldest of those when more
+///   than `WaitingConnections.limit` wait at once; later requests have Hummingbird's idle timeout;
 /// - a head that is not HTTP (a bad method or version, control characters, headers beyond NIO's 80 kB)
 ///   is answered 400 (431 for the size) and the connection closed, where it would otherwise wait;
 /// - a WebSocket upgrade that `WebAccess` refuses loses its `Upgrade` header, so it goes to the page's
@@ -23,18 +23,24 @@ final class UpgradeGuard: ChannelInboundHandler, RemovableChannelHandler {
     static let headTimeout: TimeAmount = .seconds(10)
 
     private let access: WebAccess
+    private let waiting: WaitingConnections
     private var deadline: Scheduled<Void>?
     private var answered = false
 
-    init(access: WebAccess) { self.access = access }
+    init(access: WebAccess, waiting: WaitingConnections) {
+        self.access = access
+        self.waiting = waiting
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: Self.headTimeout) { bound.value.close(promise: nil) }
+        waiting.opened(context.channel)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
+        waiting.ended(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -43,6 +49,7 @@ final class UpgradeGuard: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         deadline?.cancel()
+        waiting.ended(context.channel)
         if head.headers.contains(name: "upgrade") {
             let path = String(head.uri.prefix { $0 != "?" })
             let verdict = access.verdict(method: head.method.rawValue, path: path, host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin"),
@@ -80,11 +87,12 @@ struct GuardedUpgradeChannel: ServerChildChannel {
 
     let inner: HTTP1WebSocketUpgradeChannel
     let access: WebAccess
+    let waiting: WaitingConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let upgrader = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
-            try channel.pipeline.syncOperations.addHandler(UpgradeGuard(access: access), position: .before(upgrader))
+            try channel.pipeline.syncOperations.addHandler(UpgradeGuard(access: access, waiting: waiting), position: .before(upgrader))
             return value
         }
     }

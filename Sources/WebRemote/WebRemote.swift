@@ -21,6 +21,7 @@ public final class WebRemote: Sendable {
     private let ticker: Task<Void, Never>
 
     /// Connections open at once; more wait to be accepted, so the page stays reachable for those already in.
+    /// Those yet to send a request head hold at most `WaitingConnections.limit` of them.
     static let maximumConnections = 64
     /// A connection that sends nothing for this long between requests is closed (before its first
     /// request, `UpgradeGuard.headTimeout` bounds it).
@@ -62,12 +63,12 @@ public final class WebRemote: Sendable {
         let socketResponder = sockets.buildResponder()
         var logger = Logger(label: "pipcam-web")
         logger.logLevel = .critical
-        let listening = Listening()
+        let listening = Listening(), waiting = WaitingConnections()
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedUpgradeChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: socketResponder, configuration: .init(
-                    http1: .init(idleTimeout: Self.idleTimeout), ws: .init(maxFrameSize: Self.maximumBody))), access: access)
+                    http1: .init(idleTimeout: Self.idleTimeout), ws: .init(maxFrameSize: Self.maximumBody))), access: access, waiting: waiting)
             },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "pipcam",
                                  availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),

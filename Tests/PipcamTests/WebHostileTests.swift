@@ -89,6 +89,36 @@ final class WebHostileTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.readerWarnings(path: file), "")
     }
 
+    /// Connections that open and never send a whole request head, 64 (the server's limit) and then 500,
+    /// held open: the status still answers within a second, again and again, with no token involved.
+    func testHalfOpenConnectionsNeverKeepTheStatusFromAnswering() throws {
+        let file = try Paths.scratch("web-half-open") + "/out.mkv"
+        let port = freeLocalPort()
+        let record = try Command.start([Paths.pipcam, "record", file, "--pipeline", demo, "--preset", "low", "--duration", "30", "--web", "127.0.0.1:\(port)"])
+        defer { record.signal(SIGKILL) }
+        try WebClients.waitUntilServing(record, port: port)
+        var held: [RawConnection] = []
+        for count in [64, 500] {
+            while held.count < count {
+                let connection = try RawConnection(port: port, timeout: 30)
+                // Half of them begin a head and never finish it.
+                if held.count % 2 == 1 { connection.send("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") }
+                held.append(connection)
+            }
+            for _ in 0..<3 {
+                let asked = ContinuousClock.now
+                let answer = try WebClient.request(port, "/api/status")
+                let took = ContinuousClock.now - asked
+                XCTAssertEqual(answer.status, 200, "with \(count) half-open connections")
+                XCTAssertLessThan(took, .seconds(1), "with \(count) half-open connections")
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+        held.removeAll()
+        record.signal(SIGINT)
+        XCTAssertEqual(record.wait().status, 0)
+    }
+
     /// Sends `text` on a connection of its own; the answer's status, or nil when the connection was closed.
     private func raw(_ port: Int, _ text: String) throws -> (status: Int?, text: String) {
         let connection = try RawConnection(port: port)
