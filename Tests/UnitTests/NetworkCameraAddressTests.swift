@@ -57,8 +57,8 @@ final class NetworkCameraAddressTests: XCTestCase {
         XCTAssertEqual(configuration.inputs.first?.device.name, "rtsp://viewer:****@192.0.2.10/stream1")
 
         for (entry, expected) in [("    url: rtsp://h/x\n    transport: quic\n", "t.yaml:4"), ("    url: http://h/x\n    transport: tcp\n", "rtsp:// camera only"),
-                                  ("    url: rtsp://h/x\n    latency: 9s\n", "latency is 0ms to 5000ms"),
-                                  ("    url: rtsp://h/x\n    delay: -20ms\n", "delay is 0ms to 5000ms"),
+                                  ("    url: rtsp://h/x\n    latency: 9s\n", "latency: expected a time from 0s to 5s"),
+                                  ("    url: rtsp://h/x\n    delay: -20ms\n", "delay: expected a time from 0s to 5s"),
                                   ("    synthetic: ball\n    delay: 80ms\n", "applies to a network camera"),
                                   ("    url: rtsp://h/x\n    password-env: PIPCAM_NOT_SET_ANYWHERE\n", "PIPCAM_NOT_SET_ANYWHERE is not set"),
                                   ("    synthetic: ball\n    latency: 200ms\n", "applies to a network camera"),

@@ -50,6 +50,25 @@ final class SoundTests: XCTestCase {
         XCTAssertEqual(try configuration(camera + "microphones:\n  - name: m\n    synthetic: silence\n").inputs[1].device.source, .tone(frequency: 0))
     }
 
+    /// Every key that takes a time reads it one way: a unit (`ms`, `s`, `m`) or a bare number in the
+    /// key's own unit, as a network camera's `delay:` does.
+    func testEveryTimeKeyTakesAUnitOrABareNumber() throws {
+        for (offset, expected) in [("120", 120), ("120ms", 120), ("0.12s", 120), ("-35ms", -35)] {
+            let sync = camera + "microphones:\n  - name: m\n    synthetic: sync\n    offset: \(offset)\n    delay: 40ms\n"
+            let inputs = try configuration(sync).inputs
+            XCTAssertEqual(inputs.first { $0.id == "m" }?.sound.offset, .milliseconds(expected), offset)
+            XCTAssertEqual(inputs.first { $0.id == "m" }?.beepDelay, .milliseconds(40))
+        }
+        let policies = try PipelineDescription.parse(camera + "device-timeout: 1500ms\nthrottle:\n  step-down-after: 2s\n  restore-after: 1m\n", file: "t.yaml")
+        XCTAssertEqual(policies.deviceLoss.silenceTimeout, .milliseconds(1500))
+        XCTAssertEqual(policies.throttle.stepDownAfter, .seconds(2))
+        XCTAssertEqual(policies.throttle.restoreAfter, .seconds(60))
+        XCTAssertEqual(try PipelineDescription.parse(camera + "device-timeout: 3\n", file: "t.yaml").deviceLoss.silenceTimeout, .seconds(3))
+        XCTAssertThrowsError(try configuration(camera + "microphones:\n  - name: m\n    synthetic: 440\n    offset: soon\n")) { error in
+            XCTAssertTrue("\(error)".contains("expected a time from -400ms to 400ms (like 120ms, 2s or 2m; a bare number is milliseconds), got 'soon'"), "\(error)")
+        }
+    }
+
     func testSoundKeysOutOfRangeOrOnTheWrongMicrophoneAreOneLineAtTheirPlace() {
         let cases = [
             ("    gain: 30\n", "t.yaml:4:11", "20"),

@@ -24,23 +24,12 @@ extension DescriptionReader {
             }
             camera.password = value
         }
-        if let latency = fields["latency"] { camera.latency = try milliseconds(latency, of: "latency") }
-        if let delay = fields["delay"] { camera.delay = try milliseconds(delay, of: "delay") }
+        if let latency = fields["latency"] { camera.latency = try latency.duration(in: SessionLimits.networkLatency, bare: .milliseconds) }
+        if let delay = fields["delay"] { camera.delay = try delay.duration(in: SessionLimits.networkLatency, bare: .milliseconds) }
         if let transport = fields["transport"] {
             guard camera.kind == .rtsp else { throw transport.error("transport applies to an rtsp:// camera only") }
             camera.transport = try transport.choice(NetworkCamera.Transport.self)
         }
         return camera
-    }
-
-    /// `200ms`, `1.5s` or a number of milliseconds, within what a live picture may wait.
-    private static func milliseconds(_ value: YAMLReader, of key: String) throws -> Duration {
-        let text = try value.string().trimmingCharacters(in: .whitespaces)
-        let number: Double? = text.hasSuffix("ms") ? Double(text.dropLast(2)) : text.hasSuffix("s") ? Double(text.dropLast()).map { $0 * 1000 } : Double(text)
-        guard let number, SessionLimits.networkLatencyMilliseconds.contains(number) else {
-            let range = SessionLimits.networkLatencyMilliseconds
-            throw value.error("\(key) is \(Int(range.lowerBound))ms to \(Int(range.upperBound))ms (like 200ms or 1.5s), not '\(SecretText.hint(text))'")
-        }
-        return .milliseconds(Int64(number.rounded()))
     }
 }

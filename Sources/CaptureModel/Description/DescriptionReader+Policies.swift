@@ -17,8 +17,8 @@ extension DescriptionReader {
         var policy = ThrottlePolicy()
         if let value = fields["enabled"] { policy.isEnabled = try value.bool() }
         if let value = fields["floor-fps"] { policy.floorFrameRate = try value.double(in: SessionLimits.frameRate) }
-        if let value = fields["step-down-after"] { policy.stepDownAfter = .milliseconds(Int64(try value.double(in: 0.5...600) * 1000)) }
-        if let value = fields["restore-after"] { policy.restoreAfter = .milliseconds(Int64(try value.double(in: 1...3600) * 1000)) }
+        if let value = fields["step-down-after"] { policy.stepDownAfter = try value.duration(in: .milliseconds(500) ... .seconds(600), bare: .seconds) }
+        if let value = fields["restore-after"] { policy.restoreAfter = try value.duration(in: .seconds(1) ... .seconds(3600), bare: .seconds) }
         if let value = fields["steps"] { policy.steps = try value.sequence().map(throttleStep) }
         return policy
     }

@@ -46,7 +46,7 @@ enum DescriptionReader {
         if let value = top["throttle"] { description.throttle = try throttlePolicy(value) }
         if let value = top["on-device-loss"] { description.deviceLoss.action = try value.choice(DeviceLossPolicy.Action.self) }
         if let value = top["match"] { try readMatch(value, cameras: description.cameras.count, into: &description) }
-        if let value = top["device-timeout"] { description.deviceLoss.silenceTimeout = .seconds(try value.double(in: SessionLimits.deviceTimeoutSeconds)) }
+        if let value = top["device-timeout"] { description.deviceLoss.silenceTimeout = try value.duration(in: SessionLimits.deviceTimeout, bare: .seconds) }
         return description
     }
 

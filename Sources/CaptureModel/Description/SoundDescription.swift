@@ -11,7 +11,7 @@ enum SoundDescription {
             entry.sound.noiseSuppression = (try? level.bool()) == false ? .off : try level.choice(SoundProcessing.NoiseSuppression.self)
         }
         if let ceiling = fields["limiter"] { entry.sound.limiter = try ceiling.double(in: SoundProcessing.limiterRange) }
-        if let offset = fields["offset"] { entry.sound.offset = .milliseconds(try offset.int(in: SoundProcessing.offsetMilliseconds)) }
+        if let offset = fields["offset"] { entry.sound.offset = try offset.duration(in: SoundProcessing.offsetRange, bare: .milliseconds) }
         if let track = fields["track"] { entry.sound.ownTrack = try track.choice(SoundProcessing.OwnTrack.self) }
         if let noise = fields["noise"] {
             switch spec {
@@ -21,7 +21,7 @@ enum SoundDescription {
         }
         if let delay = fields["delay"] {
             guard case .syncMicrophone = spec else { throw delay.error("'delay' applies to the sync microphone (synthetic: sync) only") }
-            entry.beepDelay = .milliseconds(try delay.int(in: 0...900))
+            entry.beepDelay = try delay.duration(in: .zero ... .milliseconds(900), bare: .milliseconds)
         }
     }
 }

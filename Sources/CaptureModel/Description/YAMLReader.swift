@@ -84,6 +84,16 @@ struct YAMLReader {
         return value
     }
 
+    /// A time (`DurationText`) within `range`; the error says the form and the bounds.
+    func duration(in range: ClosedRange<Duration>, bare: DurationText.Unit) throws -> Duration {
+        let text = node.scalar?.string ?? "a list or mapping"
+        guard let value = DurationText.parse(text, bare: bare), range.contains(value) else {
+            throw error("expected a time from \(DurationText.text(range.lowerBound)) to \(DurationText.text(range.upperBound)) "
+                + "(like 120ms, 2s or 2m; a bare number is \(bare.name)), got '\(SecretText.hint(text))'")
+        }
+        return value
+    }
+
     func bool() throws -> Bool {
         guard let value = node.bool else { throw error("expected true or false, got '\(node.string ?? "a list or mapping")'") }
         return value

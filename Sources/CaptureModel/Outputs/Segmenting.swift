@@ -71,13 +71,9 @@ public struct Segmenting: Sendable, Hashable {
 
     // MARK: reading the values people write
 
-    /// "10m", "90s", "1.5h", "2s" (a bare number is seconds).
+    /// "10m", "90s", "1.5h", "2s" (a bare number is seconds): a time after now.
     public static func duration(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("h", 3600), ("m", 60), ("s", 1)]
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let (number, scale) = units.first { trimmed.hasSuffix($0.0) }.map { (String(trimmed.dropLast($0.0.count)), $0.1) } ?? (trimmed, 1)
-        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 else { return nil }
-        return .milliseconds(Int64((value * scale * 1000).rounded()))
+        DurationText.parse(text, bare: .seconds).flatMap { $0 > .zero ? $0 : nil }
     }
 
     /// "500MB", "2GB", "700MiB" (powers of 1024 either way, as `df -h` counts). A unit is needed: "10m"

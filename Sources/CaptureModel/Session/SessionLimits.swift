@@ -36,9 +36,10 @@ public enum SessionLimits {
     /// Seconds without a frame (or sound) before a device counts as lost: shorter would take a busy
     /// moment for a loss; longer leaves a frozen picture in the recording for that long.
     public static let deviceTimeoutSeconds: ClosedRange<Double> = 0.5...60
+    public static var deviceTimeout: ClosedRange<Duration> { .seconds(deviceTimeoutSeconds.lowerBound) ... .seconds(deviceTimeoutSeconds.upperBound) }
     /// How long a network camera's pictures may take to their place in the recording (`latency:`), and
     /// how long the camera itself takes to send them (`delay:`).
-    public static let networkLatencyMilliseconds: ClosedRange<Double> = 0...5000
+    public static let networkLatency: ClosedRange<Duration> = .zero ... .seconds(5)
     /// The preview window's width in pixels.
     public static let previewWidth: ClosedRange<Int> = 64...3840
 

@@ -38,6 +38,7 @@ public struct SoundProcessing: Sendable, Hashable {
     /// Within the half second the mixers wait for a late microphone (`ProgramStage.mixerLatency`), with
     /// room for the sound card's own buffer.
     public static let offsetMilliseconds = -400...400
+    public static var offsetRange: ClosedRange<Duration> { .milliseconds(offsetMilliseconds.lowerBound) ... .milliseconds(offsetMilliseconds.upperBound) }
 
     /// The linear factor of `gain`, as `volume` takes it.
     public var gainFactor: Double { pow(10, gain / 20) }
