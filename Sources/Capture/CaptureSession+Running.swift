@@ -17,7 +17,7 @@ extension CaptureSession {
             self.segmentNames.begin(at: configuration.movieFile?.path)
             await HardwareEncoders.prepare(for: configuration)
             let plan = try configuration.graphPlan()
-            try await Blocking.run { try HostLookup.check(configuration.streams); try NetworkCameras.check(configuration) }
+            try await Blocking.run { try StartChecks.check(configuration) }
             do {
                 try await self.screens.share(for: configuration)
                 try await self.start(try RunningGraph(plan: plan, configuration: configuration, screens: self.screens), configuration)

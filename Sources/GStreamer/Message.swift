@@ -145,6 +145,8 @@ public struct ErrorCode: Sendable, Hashable {
 
     /// A resource is gone; a video sink says so when its window was closed.
     public static let resourceNotFound = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue))
+    /// A server refused the user and password (RTMP's authorization).
+    public static let notAuthorized = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue))
     /// The disk being written to is full.
     public static let noSpaceLeft = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue))
 }

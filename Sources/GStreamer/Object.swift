@@ -141,6 +141,23 @@ public class Object: @unchecked Sendable, CustomStringConvertible {
         return GValueBridge.load(&gvalue)
     }
 
+    /// Reads a property that holds a structure (a sink's `stats`); nil when it holds none.
+    public func structureProperty(_ property: String) throws -> Structure? {
+        let spec = try paramSpec(property)
+        guard spec.pointee.flags.rawValue & G_PARAM_READABLE.rawValue != 0 else {
+            throw GStreamerError.writeOnlyProperty(object: errorName, property: property)
+        }
+        guard pc_param_spec_value_type(spec) == pc_type_structure() else {
+            throw GStreamerError.wrongPropertyType(object: errorName, property: property, expected: "a structure",
+                                                   given: String(cString: g_type_name(pc_param_spec_value_type(spec))))
+        }
+        var gvalue = GValue()
+        g_value_init(&gvalue, pc_type_structure())
+        defer { g_value_unset(&gvalue) }
+        g_object_get_property(pc_object(raw), property, &gvalue)
+        return gst_value_get_structure(&gvalue).map(Structure.init)
+    }
+
     /// Whether the object has a property of this name.
     public func hasProperty(_ property: String) -> Bool {
         g_object_class_find_property(pc_object_get_class(raw), property) != nil

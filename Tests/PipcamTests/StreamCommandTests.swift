@@ -188,7 +188,7 @@ final class StreamCommandTests: XCTestCase {
                                       "--stream", "rtmp://127.0.0.1:\(closed)/live/\(key)",
                                       "--stream", "srt://127.0.0.1:\(freeLocalPort(udp: true))?streamid=\(key)&passphrase=\(passphrase)"])
         XCTAssertEqual(result.status, 0, result.error)
-        XCTAssertTrue(result.error.contains("stream 'rtmp' lost (Connection refused"), result.error)
+        XCTAssertTrue(result.error.contains("stream 'rtmp' cannot connect: nobody listens at 127.0.0.1:\(closed) (connection refused)"), result.error)
         let description = "\(folder)/streams.yaml"
         try """
         cameras:

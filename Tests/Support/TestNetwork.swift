@@ -65,3 +65,56 @@ public final class TestNetwork: @unchecked Sendable {
         guard result.status == 0 else { throw ProbeError("ip \(arguments.joined(separator: " ")) failed: \(result.error)") }
     }
 }
+
+/// A host of a test's own that never answers: a network namespace whose route to `address` leads, by a
+/// fixed neighbour entry, to a MAC address nobody has, at the end of a veth pair whose other side (in a
+/// second namespace) has no address and drops what it is sent. A program run there (`launcher`) that
+/// calls `address` waits for an answer that never comes, as it would for a machine that is off or a
+/// firewall that drops; nothing leaves the namespaces. Needs root; deleted by `remove`, or when the
+/// object goes.
+public final class BlackHole: @unchecked Sendable {
+    public let namespace: String
+    /// An address with no host behind it.
+    public let address = "10.231.250.1"
+    private let void: String
+    private var made: [String] = []
+
+    public init() throws {
+        let tag = "pc\(getpid() % 100_000)"
+        namespace = "\(tag)z"
+        void = "\(tag)v"
+        let (here, there) = ("\(tag)zh", "\(tag)zv")
+        do {
+            for name in [namespace, void] {
+                try Self.ip(["netns", "add", name])
+                made.append(name)
+                try Self.ip(["-n", name, "link", "set", "lo", "up"])
+            }
+            try Self.ip(["link", "add", here, "type", "veth", "peer", "name", there])
+            try Self.ip(["link", "set", here, "netns", namespace])
+            try Self.ip(["link", "set", there, "netns", void])
+            try Self.ip(["-n", namespace, "addr", "add", "10.231.250.2/24", "dev", here])
+            try Self.ip(["-n", namespace, "link", "set", here, "up"])
+            try Self.ip(["-n", void, "link", "set", there, "up"])
+            try Self.ip(["-n", namespace, "neigh", "add", address, "lladdr", "02:00:00:00:fa:01", "dev", here, "nud", "permanent"])
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    deinit { remove() }
+
+    /// What runs a program in the namespace.
+    public var launcher: [String] { ["ip", "netns", "exec", namespace] }
+
+    public func remove() {
+        for name in made.reversed() { _ = try? Command.run(["ip", "netns", "delete", name]) }
+        made = []
+    }
+
+    private static func ip(_ arguments: [String]) throws {
+        let result = try Command.run(["ip"] + arguments)
+        guard result.status == 0 else { throw ProbeError("ip \(arguments.joined(separator: " ")) failed: \(result.error)") }
+    }
+}

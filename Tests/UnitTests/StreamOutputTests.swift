@@ -52,6 +52,41 @@ final class StreamOutputTests: XCTestCase {
         }
     }
 
+    /// A user and password in an address: RTMP's go to the sink's own properties and are shown as
+    /// `user:****@`; every address error, of any form, quotes none of the password.
+    func testAPasswordInAnAddressIsNeverInAnError() throws {
+        let rtmp = try StreamOutput(name: "r", address: "rtmp://alice:pa%3Ass@127.0.0.1:1936/live/key")
+        XCTAssertEqual(rtmp.user, "alice")
+        XCTAssertEqual(rtmp.password, "pa:ss")
+        XCTAssertEqual(rtmp.shownAddress, "rtmp://alice:****@127.0.0.1:1936/live/****")
+        XCTAssertEqual(rtmp.sinkAddress, "rtmp://127.0.0.1:1936/live/key")
+        XCTAssertEqual(rtmp.hidingSecrets(in: "server said pa:ss is wrong"), "server said **** is wrong")
+        let password = "S3cr3tPW"
+        for address in ["rtmp://alice:\(password)@127.0.0.1:x/live/key", "rtmp://alice:\(password)@bad host/live/key",
+                        "rtmp://alice:\(password)@127.0.0.1:99999/live/key", "rtmp://alice:\(password)@127.0.0.1/live",
+                        "srt://alice:\(password)@127.0.0.1:9000", "srt://127.0.0.1:9000?passphrase=\(password)x&mode=caller",
+                        "srt://127.0.0.1:9000?passphrase=\(password)", "alice:\(password)@127.0.0.1:9000", "srt://alice:\(password)@h",
+                        "rtmp://alice:\(password)@[::1/live/key"] {
+            XCTAssertThrowsError(try StreamOutput(name: "s", address: address), address) { error in
+                let line = CaptureError.streamOutput(name: "s", error as! StreamProblem).description
+                XCTAssertFalse(line.contains(password), line)
+            }
+        }
+        // Quoting any piece of an address hides its user info and secret query items.
+        XCTAssertEqual(SecretText.hint("rtsp://bob:\(password)@cam/x"), "rtsp://bob:****@cam/x")
+        XCTAssertEqual(SecretText.hint("bob:\(password)@cam"), "****@cam")
+        XCTAssertEqual(SecretText.hint("srt://h:1?streamid=\(password)&latency=9"), "srt://h:1?streamid=****&latency=9")
+    }
+
+    /// `passphrase-env` (a description key, or `--stream-passphrase-env`) gives SRT's passphrase; RTMP has none.
+    func testAPassphraseFromTheEnvironmentIsSRTs() throws {
+        XCTAssertEqual(try StreamOutput(name: "s", address: "srt://h:1", passphrase: "0123456789ab").passphrase, "0123456789ab")
+        XCTAssertEqual(try StreamOutput(name: "s", address: "srt://h:1").shownAddress, "srt://h:1")
+        XCTAssertEqual(try StreamOutput(name: "s", address: "srt://h:1", passphrase: "0123456789ab").shownAddress, "srt://h:1?passphrase=****")
+        XCTAssertThrowsError(try StreamOutput(name: "s", address: "srt://h:1", passphrase: "short"))
+        XCTAssertThrowsError(try StreamOutput(name: "s", address: "rtmp://h/live/key", passphrase: "0123456789ab"))
+    }
+
     /// A key pasted where the address goes is not repeated in the error.
     func testAnErrorNeverQuotesAWholeAddress() {
         XCTAssertThrowsError(try StreamOutput(name: "s", address: "live_123456789_abcdefghijklmnopqrstuvwxyz")) { error in
@@ -127,6 +162,39 @@ final class StreamOutputTests: XCTestCase {
         let summary = StreamSummary(stream: "yt", address: "rtmp://h/live/****", timeLive: .seconds(9.5), reconnects: 1, bytesSent: 3 << 20, picturesDropped: 0)
         XCTAssertEqual(summary.line, "  stream 'yt' to rtmp://h/live/****: live 9.50 s, 1 reconnect, 3.0 MiB sent")
         XCTAssertEqual(StreamEvent(stream: "yt", kind: .lost(reason: "refused", retry: .seconds(4))).line, "stream 'yt' lost (refused); trying again in 4 s")
+        var never = StreamSummary(stream: "yt", address: "rtmp://h/live/****", timeLive: .zero, reconnects: 0, bytesSent: 0, picturesDropped: 0)
+        never.everConnected = false
+        never.attempts = 7
+        never.lastFailure = "nobody answers at h:1935"
+        XCTAssertEqual(never.line, "  stream 'yt' to rtmp://h/live/****: never connected, tried 7 times: nobody answers at h:1935")
+        XCTAssertEqual(StreamEvent(stream: "yt", kind: .failing(reason: "nobody answers at h:1935")).line,
+                       "stream 'yt' cannot connect: nobody answers at h:1935; pipcam keeps trying")
+    }
+
+    /// A failure's cause from what pipcam knows, never from GStreamer's words, for each kind of stream.
+    func testAFailuresCauseIsSaidInAPersonsWords() throws {
+        let rtmp = try StreamOutput(name: "r", address: "rtmp://127.0.0.1/live/key")
+        func cause(_ stream: StreamOutput, live: Bool = false, quick: Bool = false, reach: NetworkReach? = nil, unauthorized: Bool = false) -> String {
+            stream.cause(of: StreamFailure(wasLive: live, answeredQuickly: quick, reach: reach, notAuthorized: unauthorized, fallback: "raw words"))
+        }
+        XCTAssertEqual(cause(rtmp, reach: .refused), "nobody listens at 127.0.0.1:1935 (connection refused)")
+        XCTAssertEqual(cause(rtmp, reach: .noAnswer), "nobody answers at 127.0.0.1:1935")
+        XCTAssertEqual(cause(rtmp, reach: .unreachable), "127.0.0.1:1935 cannot be reached (no route to it)")
+        XCTAssertEqual(cause(rtmp, reach: .unknownHost), "host '127.0.0.1' does not resolve")
+        XCTAssertEqual(cause(rtmp, quick: true, reach: .open), "the server at 127.0.0.1:1935 refused the stream (check its application and key)")
+        XCTAssertEqual(cause(rtmp, reach: .open), "the server at 127.0.0.1:1935 took the connection but never answered")
+        XCTAssertEqual(cause(rtmp, live: true, reach: .open), "the server at 127.0.0.1:1935 closed the connection")
+        XCTAssertEqual(cause(rtmp, live: true, reach: .refused), "the server at 127.0.0.1:1935 went away (connection refused)")
+        XCTAssertEqual(cause(rtmp, unauthorized: true), "the server at 127.0.0.1:1935 needs a user and password")
+        XCTAssertEqual(cause(try StreamOutput(name: "r", address: "rtmp://u:p@[::1]:1936/live/key"), unauthorized: true),
+                       "the server at [::1]:1936 refused the user and password")
+        let srt = try StreamOutput(name: "s", address: "srt://127.0.0.1:9000")
+        XCTAssertEqual(cause(srt), "nobody answers at 127.0.0.1:9000")
+        XCTAssertEqual(cause(srt, quick: true), "the listener at 127.0.0.1:9000 refused the call: it may want a passphrase or a stream id")
+        XCTAssertEqual(cause(try StreamOutput(name: "s", address: "srt://127.0.0.1:9000", passphrase: "0123456789"), quick: true),
+                       "the listener at 127.0.0.1:9000 refused the call: a wrong passphrase or stream id")
+        XCTAssertEqual(cause(srt, live: true), "the connection to 127.0.0.1:9000 was lost")
+        XCTAssertEqual(cause(StreamOutput(name: "h", destination: .hls(folder: "/x"))), "raw words")
     }
 
     /// `check` and the cost model count a stream's own picture as a second encode, at its size; a stream

@@ -8,13 +8,14 @@ import Foundation
 ///         key-env: PIPCAM_STREAM_KEY     # the key from the environment: the file can be shared
 ///       - name: overflow
 ///         url: srt://192.0.2.5:9000
+///         passphrase-env: PIPCAM_SRT_PASSPHRASE   # SRT's passphrase from the environment
 ///         bitrate: 2000                  # a picture of its own (kbit/s), and its size
 ///         size: 1280x720
 ///         required: true                 # a stream that cannot start stops the recording's start
 ///       - name: web
 ///         hls: /var/www/live
 extension DescriptionReader {
-    static let streamKeys = ["name", "url", "hls", "key-env", "bitrate", "size", "required"]
+    static let streamKeys = ["name", "url", "hls", "key-env", "passphrase-env", "bitrate", "size", "required"]
 
     static func streams(_ reader: YAMLReader) throws -> [StreamOutput] {
         var names = Set<String>()
@@ -32,18 +33,12 @@ extension DescriptionReader {
         guard !name.isEmpty, name.count <= SessionLimits.nameLength, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw nameField.error("a stream's name is letters, digits, - and _ (at most \(SessionLimits.nameLength))")
         }
-        var key: String?
-        if let variable = fields["key-env"] {
-            let variableName = try variable.string()
-            guard let value = ProcessInfo.processInfo.environment[variableName], !value.isEmpty else {
-                throw variable.error(CaptureError.streamOutput(name: name, .keyMissing(variable: variableName)).description)
-            }
-            key = value
-        }
+        let key = try secret(fields["key-env"], of: name, what: "stream key")
+        let passphrase = try secret(fields["passphrase-env"], of: name, what: "passphrase")
         var stream: StreamOutput
         switch (fields["url"], fields["hls"]) {
         case (let url?, nil):
-            do { stream = try StreamOutput(name: name, address: try url.string(), key: key) } catch let problem as StreamProblem {
+            do { stream = try StreamOutput(name: name, address: try url.string(), key: key, passphrase: passphrase) } catch let problem as StreamProblem {
                 throw url.error(CaptureError.streamOutput(name: name, problem).description)
             }
         case (nil, let folder?):
@@ -63,5 +58,15 @@ extension DescriptionReader {
         }
         if let required = fields["required"] { stream.required = try required.bool() }
         return stream
+    }
+
+    /// A stream's secret from the environment variable a `…-env` key names; refused when it is not set.
+    private static func secret(_ field: YAMLReader?, of name: String, what: String) throws -> String? {
+        guard let field else { return nil }
+        let variable = try field.string()
+        guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
+            throw field.error(CaptureError.streamOutput(name: name, .secretMissing(what, variable: variable)).description)
+        }
+        return value
     }
 }

@@ -6,8 +6,10 @@ public enum StreamProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     case portOutOfRange(Int)
     case hostUnresolved(String)
-    /// `key-env` names a variable that is not set (or is empty).
-    case keyMissing(variable: String)
+    /// An HLS folder that cannot be made or written to.
+    case folderUnusable(String, reason: String)
+    /// `key-env` or `passphrase-env` names a variable that is not set (or is empty): what it holds.
+    case secretMissing(String, variable: String)
     case duplicateName
     case notStarted(reason: String)
 
@@ -18,7 +20,8 @@ public enum StreamProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let why): why
         case .portOutOfRange(let port): "port \(port) is out of range (1 to 65535)"
         case .hostUnresolved(let host): "host '\(host)' does not resolve"
-        case .keyMissing(let variable): "the stream key's variable \(variable) is not set"
+        case .folderUnusable(let folder, let reason): "its folder \(folder) cannot be used: \(reason)"
+        case .secretMissing(let what, let variable): "the \(what)'s variable \(variable) is not set"
         case .duplicateName: "another stream has the same name"
         case .notStarted(let reason): "it could not start: \(reason)"
         }
@@ -27,9 +30,10 @@ public enum StreamProblem: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension StreamOutput {
     /// A stream from its address as a person writes it: `srt://host:port?streamid=…` (pipcam calls),
-    /// `srt://:port` (pipcam listens), `rtmp://host[:port]/app/key`, `hls:folder`. `key`, when given
-    /// (from the environment), is the RTMP stream key or SRT's stream id, kept out of the address.
-    public init(name: String, address: String, key: String? = nil) throws(StreamProblem) {
+    /// `srt://:port` (pipcam listens), `rtmp://[user:password@]host[:port]/app/key`, `hls:folder`. `key`
+    /// and `passphrase`, when given (from the environment), are the RTMP stream key or SRT's stream id,
+    /// and SRT's passphrase, kept out of the address.
+    public init(name: String, address: String, key: String? = nil, passphrase: String? = nil) throws(StreamProblem) {
         guard let schemeEnd = address.range(of: ":") else { throw .malformed("the address has no scheme: srt://…, rtmp://… or hls:folder") }
         let scheme = address[..<schemeEnd.lowerBound].lowercased()
         let rest = String(address[schemeEnd.upperBound...])
@@ -38,18 +42,22 @@ extension StreamOutput {
             guard !rest.isEmpty else { throw .malformed("hls: needs a folder (hls:/var/www/live)") }
             self.init(name: name, destination: .hls(folder: rest))
         case "srt":
-            self = try Self.srt(name: name, rest, key: key)
+            self = try Self.srt(name: name, rest, key: key, passphrase: passphrase)
         case "rtmp", "rtmps":
+            guard passphrase == nil else { throw .malformed("an RTMP stream has no passphrase (a key, and a user and password in the address)") }
             self = try Self.rtmp(name: name, rest, secure: scheme == "rtmps", key: key)
         default:
             throw .unknownScheme(SecretText.hint(String(scheme)))
         }
     }
 
-    private static func srt(name: String, _ rest: String, key: String?) throws(StreamProblem) -> StreamOutput {
+    private static func srt(name: String, _ rest: String, key: String?, passphrase: String?) throws(StreamProblem) -> StreamOutput {
         guard rest.hasPrefix("//") else { throw .malformed("an SRT address is srt://host:port or srt://:port") }
         let (authority, queryText) = split(String(rest.dropFirst(2)), at: "?")
         guard !authority.contains("/") else { throw .malformed("an SRT address has no path: put the stream id in ?streamid=") }
+        guard !authority.contains("@") else {
+            throw .malformed("an SRT address has no user or password: SRT's secrets are its passphrase and stream id (passphrase-env, key-env)")
+        }
         let (host, port) = try hostAndPort(authority, defaultPort: nil)
         var query: [String: String] = [:]
         for item in (queryText ?? "").split(separator: "&") where !item.isEmpty {
@@ -69,7 +77,8 @@ extension StreamOutput {
         }
         stream.streamID = key ?? query.removeValue(forKey: "streamid")
         query["streamid"] = nil
-        stream.passphrase = query.removeValue(forKey: "passphrase")
+        stream.passphrase = passphrase ?? query.removeValue(forKey: "passphrase")
+        query["passphrase"] = nil
         if let passphrase = stream.passphrase, !(10...79).contains(passphrase.count) {
             throw .malformed("SRT's passphrase is 10 to 79 characters")
         }
@@ -79,15 +88,28 @@ extension StreamOutput {
 
     private static func rtmp(name: String, _ rest: String, secure: Bool, key: String?) throws(StreamProblem) -> StreamOutput {
         guard rest.hasPrefix("//") else { throw .malformed("an RTMP address is rtmp://host/app/key") }
-        let (authority, pathText) = split(String(rest.dropFirst(2)), at: "/")
+        let (fullAuthority, pathText) = split(String(rest.dropFirst(2)), at: "/")
+        let (userInfo, authority) = splitUserInfo(fullAuthority)
         let (host, port) = try hostAndPort(authority, defaultPort: rtmpPort(secure: secure))
         guard !host.isEmpty else { throw .malformed("an RTMP address needs a host: rtmp://host/app/key") }
         var path = (pathText ?? "").split(separator: "/").map(String.init)
         if let key { path.append(key) }
         guard path.count >= 2 else { throw .malformed("an RTMP address needs an application and a stream key: rtmp://host/app/key") }
         let application = path.removeFirst()
-        return StreamOutput(name: name, destination: .rtmp(secure: secure, host: host, port: port, application: application,
-                                                           key: path.joined(separator: "/")))
+        var stream = StreamOutput(name: name, destination: .rtmp(secure: secure, host: host, port: port, application: application,
+                                                                 key: path.joined(separator: "/")))
+        if let userInfo {
+            let (user, password) = split(userInfo, at: ":")
+            stream.user = user.removingPercentEncoding ?? user
+            stream.password = password.map { $0.removingPercentEncoding ?? $0 }
+        }
+        return stream
+    }
+
+    /// `user:password@host:port` as its user info (nil without an '@') and the rest.
+    private static func splitUserInfo(_ authority: String) -> (String?, String) {
+        guard let at = authority.lastIndex(of: "@") else { return (nil, authority) }
+        return (String(authority[..<at]), String(authority[authority.index(after: at)...]))
     }
 
     private static func hostAndPort(_ authority: String, defaultPort: Int?) throws(StreamProblem) -> (String, Int) {

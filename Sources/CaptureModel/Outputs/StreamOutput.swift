@@ -22,6 +22,10 @@ public struct StreamOutput: Sendable, Hashable {
     /// `publish:path:user:pass`); nil when not given. Secret: never shown.
     public var streamID: String?
     public var passphrase: String?
+    /// RTMP's user and password (`rtmp://user:password@host/…`), for servers that ask for them; the
+    /// password is secret.
+    public var user: String?
+    public var password: String?
     /// SRT's other query items (latency, …), passed on as given.
     public var options: [String: String] = [:]
     /// True makes a stream that cannot start an error that stops the recording's start; by default
@@ -55,7 +59,7 @@ public struct StreamOutput: Sendable, Hashable {
 
     /// What is secret in the stream's address: the stream key, SRT's stream id and passphrase.
     public var secrets: [String] {
-        var secrets = [streamID, passphrase].compactMap { $0 }.filter { !$0.isEmpty }
+        var secrets = [streamID, passphrase, password].compactMap { $0 }.filter { !$0.isEmpty }
         if case .rtmp(_, _, _, _, let key) = destination, !key.isEmpty { secrets.append(key) }
         return secrets
     }
@@ -66,7 +70,7 @@ public struct StreamOutput: Sendable, Hashable {
         case .srtCaller(let host, let port): "srt://\(Self.hostText(host)):\(port)" + shownQuery
         case .srtListener(let port): "srt://:\(port)" + shownQuery
         case .rtmp(let secure, let host, let port, let application, let key):
-            "\(secure ? "rtmps" : "rtmp")://\(Self.hostText(host))\(port == Self.rtmpPort(secure: secure) ? "" : ":\(port)")/\(application)"
+            "\(secure ? "rtmps" : "rtmp")://\(shownUser)\(Self.hostText(host))\(port == Self.rtmpPort(secure: secure) ? "" : ":\(port)")/\(application)"
                 + (key.isEmpty ? "" : "/****")
         case .hls(let folder): "hls:" + folder
         }
@@ -77,7 +81,8 @@ public struct StreamOutput: Sendable, Hashable {
         SecretText.hiding(secrets, in: text)
     }
 
-    /// The address GStreamer's sink is given, secrets included: for the sink only, never for a person.
+    /// The address GStreamer's sink is given, secrets included (RTMP's user and password go to the sink's
+    /// own properties): for the sink only, never for a person.
     package var sinkAddress: String {
         switch destination {
         case .srtCaller(let host, let port): "srt://\(Self.hostText(host)):\(port)" + query(mode: "caller")
@@ -109,6 +114,12 @@ public struct StreamOutput: Sendable, Hashable {
     static func rtmpPort(secure: Bool) -> Int { secure ? 443 : 1935 }
 
     private static func hostText(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// `user:****@`, `user@` or nothing.
+    private var shownUser: String {
+        guard let user else { return password == nil ? "" : "****@" }
+        return user + (password == nil ? "" : ":****") + "@"
+    }
 
     private var shownQuery: String {
         let items = (streamID.map { _ in ["streamid=****"] } ?? []) + (passphrase.map { _ in ["passphrase=****"] } ?? [])

@@ -22,6 +22,9 @@ extension SessionEvent {
                 fields["what"] = .string("lost")
                 fields["reason"] = .string(reason)
                 fields["retry"] = .number(retry.seconds, places: 0)
+            case .failing(let reason):
+                fields["what"] = .string("failing")
+                fields["reason"] = .string(reason)
             case .dropped(let pictures):
                 fields["what"] = .string("dropped")
                 fields["pictures"] = .number(Double(pictures), places: 0)

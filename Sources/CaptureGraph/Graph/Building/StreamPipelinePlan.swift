@@ -38,8 +38,11 @@ struct StreamPipelinePlan {
             let mux = plan.add("mux", .flvmux, [("streamable", .bool(true))])
             // Chunks of 4 KiB, as OBS sends, not RTMP's first 128 bytes: a thirtieth of the chunks to
             // frame for the same pictures.
+            // The user and password after the location, which would otherwise set them from its own.
+            let login: [(String, PropertyValue)] = [stream.user.map { ("username", .string($0)) }, stream.password.map { ("password", .string($0)) }]
+                .compactMap { $0 }
             sink = ElementHandle(plan.add("send", .rtmp2sink, [("location", .string(stream.sinkAddress)), ("sync", .bool(false)),
-                                                                ("chunk-size", .uint(4096))]))
+                                                                ("chunk-size", .uint(4096))] + login))
             plan.link(pictureEnd, to: mux, "video")
             if let soundEnd { plan.link(soundEnd, to: mux, "audio") }
             plan.link(mux, to: sink.name)
