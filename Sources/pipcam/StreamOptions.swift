@@ -52,6 +52,11 @@ struct StreamOptions: ParsableArguments {
         var values: [String: String] = [:]
         for text in options {
             let (name, variable) = Self.nameAndAddress(text)
+            // A value pasted where the variable's name goes is never quoted back.
+            guard let first = variable.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first),
+                  variable.unicodeScalars.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }) else {
+                throw CLIError("\(option): give the name of an environment variable (letters, digits and _), never the secret itself")
+            }
             let stream: String
             if let name {
                 guard names.contains(name) else { throw CLIError("\(option): no --stream is named '\(TerminalText.plain(name))' (streams: \(names.joined(separator: ", ")))") }

@@ -76,6 +76,15 @@ final class StreamOutputTests: XCTestCase {
         XCTAssertEqual(SecretText.hint("rtsp://bob:\(password)@cam/x"), "rtsp://bob:****@cam/x")
         XCTAssertEqual(SecretText.hint("bob:\(password)@cam"), "****@cam")
         XCTAssertEqual(SecretText.hint("srt://h:1?streamid=\(password)&latency=9"), "srt://h:1?streamid=****&latency=9")
+        // A password that holds '/', '?' or '#', SRT's access-control stream ids, and a camera's pwd=.
+        XCTAssertEqual(SecretText.hint("rtsp://admin:ab#1/2?@cam/x"), "rtsp://admin:****@cam/x")
+        XCTAssertEqual(SecretText.hint("srt://h:1?streamid=#!::r=live/\(password),m=publish"), "srt://h:1?streamid=****")
+        XCTAssertEqual(SecretText.hint("http://cam/cgi?usr=admin&pwd=\(password)"), "http://cam/cgi?usr=admin&pwd=****")
+        for address in ["rtmp://bob:pa/\(password)@h/app/k", "rtmp://bob:1234/\(password)@h/app/k"] {
+            XCTAssertThrowsError(try StreamOutput(name: "s", address: address), address) { error in
+                XCTAssertEqual("\(error)", "a user or password in an RTMP address writes '/' as %2F")
+            }
+        }
     }
 
     /// `passphrase-env` (a description key, or `--stream-passphrase-env`) gives SRT's passphrase; RTMP has none.

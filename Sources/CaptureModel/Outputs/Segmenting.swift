@@ -108,8 +108,9 @@ public struct Segmenting: Sendable, Hashable {
         if trimmed.lowercased().hasSuffix("d"), let days = Double(trimmed.dropLast()), days > 0, days.isFinite, days < 100_000 {
             return .age(.seconds(days * 86_400))
         }
-        if let age = duration(trimmed) { return .age(age) }
-        throw SegmentingError("keep is a count of parts (48), an age (12h, 7d) or a size (20GB), not '\(text)'")
+        // An age of at least a second: `500ms` would delete every part as soon as it is finished.
+        if let age = duration(trimmed), age >= .seconds(1) { return .age(age) }
+        throw SegmentingError("keep is a count of parts (48), an age (12h, 7d) or a size (20GB), not '\(SecretText.hint(text))'")
     }
 
     /// Within the limits a recording can honour: a part of at least a second and a megabyte.

@@ -89,6 +89,10 @@ extension StreamOutput {
     private static func rtmp(name: String, _ rest: String, secure: Bool, key: String?) throws(StreamProblem) -> StreamOutput {
         guard rest.hasPrefix("//") else { throw .malformed("an RTMP address is rtmp://host/app/key") }
         let (fullAuthority, pathText) = split(String(rest.dropFirst(2)), at: "/")
+        // A '/' in a password ends the host early: the '@' turns up in the application, which has none.
+        guard fullAuthority.contains("@") || !(pathText ?? "").prefix(while: { $0 != "/" }).contains("@") else {
+            throw .malformed("a user or password in an RTMP address writes '/' as %2F")
+        }
         let (userInfo, authority) = splitUserInfo(fullAuthority)
         let (host, port) = try hostAndPort(authority, defaultPort: rtmpPort(secure: secure))
         guard !host.isEmpty else { throw .malformed("an RTMP address needs a host: rtmp://host/app/key") }

@@ -1,8 +1,9 @@
 /// Text that may hold what a person keeps secret (a stream key, a camera's password), and pieces of what
 /// they typed quoted back in errors: one rule for streams and network cameras alike.
 enum SecretText {
-    /// Query items whose values are secret wherever an address is quoted.
-    static let secretQueryNames: Set<String> = ["passphrase", "streamid", "password", "pass", "key", "token", "secret"]
+    /// Query items whose values are secret wherever an address is quoted: those whose names hold one of
+    /// these (`passphrase`, `pwd`, `access_token`, `apikey`, `streamid`, …).
+    static let secretQueryWords = ["pass", "pwd", "key", "token", "secret", "auth", "sig", "streamid"]
 
     /// `text` with every secret as "****", the longest first (a secret may hold a shorter one).
     static func hiding(_ secrets: [String], in text: String) -> String {
@@ -17,25 +18,21 @@ enum SecretText {
     }
 
     /// `text` with what an address may carry secretly hidden before any of it is quoted: the user info
-    /// of `scheme://user:password@host` (as `user:****@`, or `****@` without a password) and the values
-    /// of secret query items (`?passphrase=****`). A quoted piece that is not a whole address, like
-    /// `alice:PW@host`, loses everything before its last '@'.
+    /// of `scheme://user:password@host` (as `user:****@`, or `****@` without a password; up to the last
+    /// '@' before a space, since a password may hold '/', '?' or '#') and the values of secret query items
+    /// (`?passphrase=****`). A quoted piece that is not a whole address, like `alice:PW@host`, loses
+    /// everything before its last '@'. Hiding too much is fine: this is for errors.
     static func maskingAddresses(in text: String) -> String {
         var result = ""
         var rest = Substring(text)
         while let schemeEnd = rest.range(of: "://") {
             result += rest[..<schemeEnd.upperBound]
             rest = rest[schemeEnd.upperBound...]
-            let authorityEnd = rest.firstIndex { "/?#".contains($0) || $0.isWhitespace } ?? rest.endIndex
-            let authority = rest[..<authorityEnd]
-            if let at = authority.lastIndex(of: "@") {
-                let userInfo = authority[..<at]
-                result += userInfo.firstIndex(of: ":").map { userInfo[..<$0] + ":****" } ?? "****"
-                result += authority[at...]
-            } else {
-                result += authority
-            }
-            rest = rest[authorityEnd...]
+            let wordEnd = rest.firstIndex { $0.isWhitespace } ?? rest.endIndex
+            guard let at = rest[..<wordEnd].lastIndex(of: "@") else { continue }
+            let userInfo = rest[..<at]
+            result += userInfo.firstIndex { ":/?#".contains($0) }.map { userInfo[..<$0] + ":****" } ?? "****"
+            rest = rest[at...]
         }
         result += rest
         if !text.contains("://"), let at = result.lastIndex(of: "@") { result = "****" + result[at...] }
@@ -52,9 +49,10 @@ enum SecretText {
             index = text.index(after: index)
             guard "?&;".contains(character) else { continue }
             let nameEnd = text[index...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } ?? text.endIndex
-            guard nameEnd < text.endIndex, text[nameEnd] == "=", secretQueryNames.contains(text[index..<nameEnd].lowercased()) else { continue }
+            let name = text[index..<nameEnd].lowercased()
+            guard nameEnd < text.endIndex, text[nameEnd] == "=", secretQueryWords.contains(where: { name.contains($0) }) else { continue }
             result += text[index...nameEnd] + "****"
-            index = text[nameEnd...].firstIndex { "&;#".contains($0) || $0.isWhitespace } ?? text.endIndex
+            index = text[nameEnd...].firstIndex { "&;".contains($0) || $0.isWhitespace } ?? text.endIndex
         }
         return result
     }

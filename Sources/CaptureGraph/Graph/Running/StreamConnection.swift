@@ -107,8 +107,7 @@ final class StreamConnection: @unchecked Sendable {
                 behind = false
                 let dropped = droppedNow
                 droppedNow = 0
-                let report = onEvent
-                if dropped > 0 { work.async { report(StreamEvent(stream: self.stream.name, kind: .dropped(pictures: dropped))) } }
+                if dropped > 0 { work.async { self.onEventNow(StreamEvent(stream: self.stream.name, kind: .dropped(pictures: dropped))) } }
                 push(sample, to: made?.picture)
                 return false
             }
@@ -232,9 +231,10 @@ final class StreamConnection: @unchecked Sendable {
         }
     }
 
+    /// Hands `event` on, unless the stream has ended (a check or a failure that finished after it).
     private func onEventNow(_ event: StreamEvent) {
-        let report = lock.withLock { onEvent }
-        report(event)
+        let report = lock.withLock { phase == .stopped ? nil : onEvent }
+        report?(event)
     }
 
     /// The pipeline `made` failed (nil: it could not be made): it is stopped, its cause found and said
@@ -262,7 +262,9 @@ final class StreamConnection: @unchecked Sendable {
             old?.subscription?.cancel()
             _ = try? old?.pipeline.setState(.null)
             if leftOut > 0 { self.onEventNow(StreamEvent(stream: self.stream.name, kind: .dropped(pictures: leftOut))) }
-            // pipcam's own look at the address, off the work queue: it may take seconds.
+            // A pipeline that could not be made has GStreamer's own reason; a network failure is looked at
+            // by pipcam itself, off the work queue: it may take seconds.
+            guard old != nil else { return self.say(failure.fallback, wasLive: false, retry: wait, fatal: fatal) }
             DispatchQueue.global().async {
                 var checked = failure
                 if case .rtmp = self.stream.destination, let endpoint = self.stream.endpoint, !notAuthorized {
@@ -283,10 +285,12 @@ final class StreamConnection: @unchecked Sendable {
     }
 
     /// Says a failure's cause when it is news: the first failure, a failure after the stream was live,
-    /// or a cause other than the one said last. Nothing is said once the stream ended.
+    /// or a cause other than the one said last. A required stream's failure to start ends the recording
+    /// whether or not its cause was said before (by the early look). Nothing is said once the stream ended.
     private func say(_ cause: String, wasLive: Bool, retry: Duration, fatal: (@Sendable (CaptureError) -> Void)?) {
         let report: (@Sendable (StreamEvent) -> Void)? = lock.withLock {
-            guard phase != .stopped, phase != .off, wasLive || phase != .live && cause != saidCause else { return nil }
+            guard phase != .stopped, phase != .off else { return nil }
+            guard wasLive || phase != .live && cause != saidCause else { return { _ in } }
             saidCause = cause
             return onEvent
         }
@@ -334,6 +338,7 @@ final class StreamConnection: @unchecked Sendable {
             liveSince = nil
             phase = .stopped
             made?.poll?.cancel()
+            counts.bytes += made?.sent ?? 0
             defer { made = nil }
             return made
         }
@@ -341,7 +346,7 @@ final class StreamConnection: @unchecked Sendable {
         await last.end(of: stream)
         // What went out while the pipeline emptied counts too.
         let sent = last.watch.read(pushed: last.pushed).bytes
-        lock.withLock { counts.bytes += max(last.sent, sent) }
+        lock.withLock { counts.bytes += max(0, sent - last.sent) }
     }
 
     var status: StreamStatus {

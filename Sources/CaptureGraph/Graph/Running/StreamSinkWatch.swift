@@ -12,8 +12,14 @@ import GStreamer
 struct StreamSinkWatch {
     let destination: StreamOutput.Destination
     let sink: Element
-    /// When the pipeline started: an HLS playlist older than this is a previous run's.
-    let started = Date()
+    /// An HLS playlist's time when the attempt began: one no newer is an earlier attempt's or run's.
+    private let playlistBefore: Date?
+
+    init(destination: StreamOutput.Destination, sink: Element) {
+        self.destination = destination
+        self.sink = sink
+        playlistBefore = Self.playlistTime(of: destination)
+    }
 
     /// Whether the server has the stream now, and the bytes sent so far on this connection (`pushed`:
     /// what the stream handed the pipeline, for HLS).
@@ -28,10 +34,15 @@ struct StreamSinkWatch {
             return (stats?["negotiated-latency-ms"] != nil, Int64(stats?.int("bytes-sent-total") ?? 0))
         case .srtListener:
             return (true, Int64((try? sink.structureProperty("stats"))?.int("bytes-sent-total") ?? 0))
-        case .hls(let folder):
-            let playlist = (try? FileManager.default.attributesOfItem(atPath: folder + "/index.m3u8"))?[.modificationDate] as? Date
-            let written = playlist.map { $0 >= started.addingTimeInterval(-1) } ?? false
+        case .hls:
+            let now = Self.playlistTime(of: destination)
+            let written = now != nil && now != playlistBefore
             return (written, written ? pushed : 0)
         }
+    }
+
+    private static func playlistTime(of destination: StreamOutput.Destination) -> Date? {
+        guard case .hls(let folder) = destination else { return nil }
+        return (try? FileManager.default.attributesOfItem(atPath: folder + "/index.m3u8"))?[.modificationDate] as? Date
     }
 }
