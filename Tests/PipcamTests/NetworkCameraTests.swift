@@ -214,7 +214,8 @@ final class NetworkCameraTests: XCTestCase {
         let silent = try NetworkCameraServer(.mjpeg(fault: "silent"))
         defer { silent.kill() }
         let nothing = "rtsp://127.0.0.1:\(freeLocalPort())/cam"
-        for (url, expected) in [(nothing, "it does not answer (connection refused)"), (silent.url, "no picture came within 2 s"),
+        for (url, expected) in [(nothing, "nobody listens at 127.0.0.1:\(URL(string: nothing)!.port!) (connection refused)"),
+                                (silent.url, "took the connection but never answered"),
                                 ("ftp://127.0.0.1/x", "'ftp' is not a camera pipcam takes")] {
             let result = try Command.run(["timeout", "20", Paths.pipcam, "probe", url, "--timeout", "2"])
             XCTAssertEqual(result.status, 1, url)
@@ -226,13 +227,54 @@ final class NetworkCameraTests: XCTestCase {
                                        "--duration", "2"])
         XCTAssertEqual(refused.status, 1)
         XCTAssertEqual(refused.error.split(separator: "\n").filter { !$0.hasPrefix("note: ") }.count, 1, refused.error)
-        XCTAssertTrue(refused.error.contains("camera 'hall' at \(nothing): it does not answer (connection refused)"), refused.error)
+        XCTAssertTrue(refused.error.contains("camera 'hall' at \(nothing): nobody listens at 127.0.0.1:"), refused.error)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/refused.mkv"), "nothing recorded")
         let waiting = try Command.run(["timeout", "20", Paths.pipcam, "record", "\(folder)/waiting.mkv", "--pipeline",
                                        try description(in: folder, url: nothing, extra: "    optional: true\n"), "--duration", "2"])
         XCTAssertEqual(waiting.status, 0, waiting.error)
         // Lost in its first second (00:00.0 or 00:00.1: when the refusal comes back), for the reason it was.
-        XCTAssertNotNil(waiting.error.range(of: #"hall lost at 00:00\.[0-9]: it does not answer \(connection refused\)"#, options: .regularExpression), waiting.error)
+        XCTAssertNotNil(waiting.error.range(of: #"hall lost at 00:00\.[0-9]: nobody listens at 127\.0\.0\.1:[0-9]+ \(connection refused\)"#, options: .regularExpression), waiting.error)
+    }
+
+    /// A camera that is not there, in each way one can be not there: `probe`, and a recording that needs
+    /// the camera, each give a different line, within the time asked for: a closed port, an unknown host,
+    /// a server that takes the connection and says nothing, a host that never answers (a namespace whose
+    /// route leads nowhere), a server of another kind, a camera that wants a login none was given for.
+    func testEachWayACameraIsNotThereReadsDifferently() throws {
+        let folder = try Paths.scratch("network-not-there")
+        let hole = try BlackHole()
+        defer { hole.remove() }
+        let silent = try NetworkCameraServer(.mjpeg(fault: "silent"))
+        defer { silent.kill() }
+        let web = try NetworkCameraServer(.mjpeg())
+        defer { web.kill() }
+        let locked = try NetworkCameraServer(.rtsp(pattern: "white", credentials: "viewer:secret-word"))
+        defer { locked.kill() }
+        let closed = freeLocalPort()
+        let cases: [(url: String, launcher: [String], expected: String)] = [
+            ("rtsp://127.0.0.1:\(closed)/cam", [], "nobody listens at 127.0.0.1:\(closed) (connection refused)"),
+            ("http://camera.invalid/video", [], "host 'camera.invalid' does not resolve"),
+            (silent.url, [], "the server at 127.0.0.1:\(silent.port) took the connection but never answered"),
+            ("rtsp://\(hole.address)/cam", hole.launcher, "nobody answers at \(hole.address):554"),
+            ("rtsp://127.0.0.1:\(web.port)/cam", [], "the server at 127.0.0.1:\(web.port) is not an RTSP server"),
+            (locked.url, [], "it needs a user and password (unauthorized)"),
+        ]
+        for (url, launcher, expected) in cases {
+            let started = ContinuousClock.now
+            let probed = try Command.run(launcher + ["timeout", "20", Paths.pipcam, "probe", url, "--timeout", "4"])
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(6), "\(url): within the probe's 4 s")
+            XCTAssertEqual(probed.status, 1, url)
+            XCTAssertEqual(probed.error.split(separator: "\n").count, 1, probed.error)
+            XCTAssertTrue(probed.error.hasPrefix("Error: \(url): \(expected)"), probed.error)
+
+            let recorded = try Command.run(launcher + ["timeout", "30", Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline",
+                                                       try description(in: folder, url: url), "--duration", "2"])
+            XCTAssertEqual(recorded.status, 1, url)
+            let lines = recorded.error.split(separator: "\n").filter { !$0.hasPrefix("note: ") }
+            XCTAssertEqual(lines.count, 1, recorded.error)
+            XCTAssertTrue(recorded.error.contains("camera 'hall' at \(url): \(expected)"), recorded.error)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/out.mkv"), "nothing recorded: \(url)")
+        }
     }
 
     /// A description of the network camera at `url` as the main camera, a drawn inset and a tone, with

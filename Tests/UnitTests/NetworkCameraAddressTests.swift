@@ -136,13 +136,36 @@ final class NetworkCameraAddressTests: XCTestCase {
         XCTAssertEqual(throttled["desk"]?.width, calm["desk"].map { $0.width / 2 })
     }
 
-    func testAFailureReadsAsWhatTheCameraDid() {
-        XCTAssertEqual(NetworkCameraSource.failure("Could not open resource for reading and writing.", detail: "Failed to connect. (Generic error)"),
-                       "it does not answer (connection refused)")
+    func testAFailureReadsAsWhatTheCameraDid() throws {
+        let camera = try NetworkCamera(url: "rtsp://10.0.0.9:8554/cam"), withLogin = try NetworkCamera(url: "rtsp://viewer:pw@10.0.0.9/cam")
+        XCTAssertEqual(NetworkCameraSource.failure("Could not open resource for reading and writing.", detail: "Failed to connect. (Generic error)", of: camera),
+                       "nobody listens at 10.0.0.9:8554 (connection refused)")
         XCTAssertEqual(NetworkCameraSource.failure("Your GStreamer installation is missing a plug-in.",
-                                                   detail: "no suitable plugins found: gstdecodebin2.c(4704): /GstPipeline:pipcam: Missing decoder: text/html (text/html)"),
+                                                   detail: "no suitable plugins found: gstdecodebin2.c(4704): /GstPipeline:pipcam: Missing decoder: text/html (text/html)",
+                                                   of: camera),
                        "it sends text/html, not a picture pipcam can decode")
-        XCTAssertEqual(NetworkCameraSource.failure("Unauthorized", detail: nil), "it refused the user and password (unauthorized)")
-        XCTAssertEqual(NetworkCameraSource.failure("Something else.", detail: nil), "Something else.")
+        XCTAssertEqual(NetworkCameraSource.failure("Unauthorized", detail: nil, of: withLogin), "it refused the user and password (unauthorized)")
+        XCTAssertEqual(NetworkCameraSource.failure("Unauthorized", detail: nil, of: camera), "it needs a user and password (unauthorized)")
+        XCTAssertEqual(NetworkCameraSource.failure("Something else.", detail: nil, of: camera), "Something else.")
+    }
+
+    /// What pipcam's own look at a camera's server means: who is there, and whether it is the right kind.
+    func testTheServersFirstAnswerTellsWhyACameraCannotBeOpened() throws {
+        let rtsp = try NetworkCamera(url: "rtsp://10.0.0.9/cam"), http = try NetworkCamera(url: "http://[::1]:8080/video?x=1")
+        XCTAssertEqual(rtsp.endpoint, NetworkEndpoint(host: "10.0.0.9", port: 554))
+        XCTAssertEqual(http.endpoint, NetworkEndpoint(host: "::1", port: 8080))
+        XCTAssertNil(try NetworkCamera(url: "srt://10.0.0.9:9000").endpoint, "SRT is not asked over TCP")
+        XCTAssertEqual(http.greeting, "GET /video?x=1 HTTP/1.0\r\nHost: [::1]\r\nUser-Agent: pipcam\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(rtsp.cause(reach: .refused, firstLine: nil), "nobody listens at 10.0.0.9:554 (connection refused)")
+        XCTAssertEqual(rtsp.cause(reach: .noAnswer, firstLine: nil), "nobody answers at 10.0.0.9:554")
+        XCTAssertEqual(rtsp.cause(reach: .unknownHost, firstLine: nil), "host '10.0.0.9' does not resolve")
+        XCTAssertEqual(rtsp.cause(reach: .open, firstLine: nil), "the server at 10.0.0.9:554 took the connection but never answered")
+        XCTAssertEqual(rtsp.cause(reach: .open, firstLine: "HTTP/1.1 400 Bad\u{1B}[31m Request"),
+                       "the server at 10.0.0.9:554 is not an RTSP server (it answered 'HTTP/1.1 400 Bad[31m Request')")
+        XCTAssertEqual(rtsp.cause(reach: .open, firstLine: "RTSP/1.0 401 Unauthorized"), "it needs a user and password (unauthorized)")
+        XCTAssertNil(rtsp.cause(reach: .open, firstLine: "RTSP/1.0 200 OK"))
+        XCTAssertEqual(http.cause(reach: .open, firstLine: "HTTP/1.1 404 Not Found"), "nothing is at that address (not found)")
+        XCTAssertEqual(http.cause(reach: .open, firstLine: "HTTP/1.0 503 Busy"), "it answered 503 where pictures were expected")
+        XCTAssertNil(http.cause(reach: .open, firstLine: "HTTP/1.0 200 OK"))
     }
 }

@@ -1,6 +1,7 @@
 import CaptureModel
 import Foundation
 import GStreamer
+import LinuxIO
 import Locking
 
 /// What a network camera offers, read by opening it as a recording does (`NetworkCameraSource`) and
@@ -10,6 +11,7 @@ public enum NetworkCameraProbe {
     /// The camera's offer, or why there is none: the camera's failure in a few words, or that nothing
     /// came within `timeout`.
     public static func probe(_ camera: NetworkCamera, timeout: Duration = .seconds(10)) -> Result<NetworkCameraOffer, NetworkCameraProbeFailure> {
+        if let cause = lookAtServer(of: camera, within: min(timeout, greetingTimeout)) { return .failure(.failed(camera.hidingSecrets(in: cause))) }
         let seen = Locked(Seen())
         let pipeline: Pipeline, bin: Bin, input: Pad
         do {
@@ -34,7 +36,8 @@ public enum NetworkCameraProbe {
         }
         let subscription = pipeline.bus.subscribe { message in
             if case .error(let text, let debug) = message.kind {
-                seen.withValue { $0.failure = $0.failure ?? NetworkCameraSource.failure(text, detail: debug.flatMap(RunningGraph.detail)) }
+                let failure = NetworkCameraSource.failure(text, detail: debug.flatMap(RunningGraph.detail), of: camera)
+                seen.withValue { $0.failure = $0.failure ?? failure }
             }
         }
         defer {
@@ -58,6 +61,19 @@ public enum NetworkCameraProbe {
         return .success(NetworkCameraOffer(codec: decoders.first { factories.contains($0.factory) }?.name ?? "video",
                                            width: info.width, height: info.height, frameRate: stated ?? measured ?? 0,
                                            sound: soundDecoders.first { factories.contains($0.factory) }?.name))
+    }
+
+    /// How long pipcam's own look at a server may take (within the probe's time).
+    static let greetingTimeout: Duration = .seconds(3)
+
+    /// Why the camera's server is not one to open a stream from (nobody listens or answers, no such host,
+    /// a server of another kind, a login missing), from pipcam's own connect and request; nil when it
+    /// looks right.
+    private static func lookAtServer(of camera: NetworkCamera, within timeout: Duration) -> String? {
+        guard let endpoint = camera.endpoint else { return nil }
+        guard let greeting = camera.greeting else { return camera.cause(reach: TCPReach.check(endpoint, within: timeout), firstLine: nil) }
+        let answer = TCPReach.firstLine(at: endpoint, sending: greeting, within: timeout)
+        return camera.cause(reach: answer.reach, firstLine: answer.line)
     }
 
     private struct Seen: Sendable {

@@ -138,7 +138,7 @@ final class SourceKeeper: @unchecked Sendable {
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
             guard let source, message.isFrom(source) || message.isFrom(within: source) else { return }
-            lose(.failed(kept.networkCamera.map { $0.hidingSecrets(in: NetworkCameraSource.failure(reason, detail: detail)) } ?? reason), at: time)
+            lose(.failed(kept.networkCamera.map { $0.hidingSecrets(in: NetworkCameraSource.failure(reason, detail: detail, of: $0)) } ?? reason), at: time)
             takeOutSource()
         }
     }
