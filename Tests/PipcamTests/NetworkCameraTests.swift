@@ -99,6 +99,13 @@ final class NetworkCameraTests: XCTestCase {
         let result = recording.wait()
         XCTAssertEqual(result.status, 0, result.error)
 
+        // The stretch away is a loss, not drops: no picture counted dropped, and no pressure from it.
+        let hallLine = try XCTUnwrap(result.output.split(separator: "\n").first { $0.hasPrefix("  hall: ") }, result.output)
+        XCTAssertTrue(hallLine.hasSuffix(", 0 dropped"), String(hallLine))
+        let frames = try XCTUnwrap(Int(hallLine.split(separator: " ")[1]), String(hallLine))
+        XCTAssertLessThan(frames, 180 - 2 * 15, "the pictures it sent, not its slate's: \(hallLine)")
+        let dropped = try Self.events(events).filter { $0["event"] as? String == "pressure" }.compactMap { $0["dropped"] as? Int }
+        XCTAssertEqual(dropped.max() ?? 0, 0, "pressure samples counted no drop")
         let interruptions = try Self.events(events).filter { ($0["event"] as? String)?.hasPrefix("interrupt") == true }
         XCTAssertEqual(interruptions.compactMap { $0["input"] as? String }, ["hall", "hall"], "one loss and one return, both the network camera's: \(interruptions)")
         let lost = try XCTUnwrap(interruptions.first?["time"] as? Double), back = try XCTUnwrap(interruptions.last?["time"] as? Double)
@@ -232,6 +239,8 @@ final class NetworkCameraTests: XCTestCase {
         let waiting = try Command.run(["timeout", "20", Paths.pipcam, "record", "\(folder)/waiting.mkv", "--pipeline",
                                        try description(in: folder, url: nothing, extra: "    optional: true\n"), "--duration", "2"])
         XCTAssertEqual(waiting.status, 0, waiting.error)
+        // Its placeholder and slate filled its place: not pictures it sent.
+        XCTAssertTrue(waiting.output.contains("  hall: no frames captured (the camera sent no picture)\n"), waiting.output)
         // Lost in its first second (00:00.0 or 00:00.1: when the refusal comes back), for the reason it was.
         XCTAssertNotNil(waiting.error.range(of: #"hall lost at 00:00\.[0-9]: nobody listens at 127\.0\.0\.1:[0-9]+ \(connection refused\)"#, options: .regularExpression), waiting.error)
     }

@@ -26,6 +26,10 @@ enum NetworkCameraSource {
         // camera's: its slate is drawn from them, and the compositor takes them without a second conversion.
         let convert = try ElementFactory.videoconvert.make(name: "\(name)-convert")
         let rate = try ElementFactory.videorate.make(name: "\(name)-rate")
+        // A source made again (the camera back) starts its stream seconds into the recording: videorate
+        // would fill those seconds with copies of its first picture, a burst the capture queue then drops,
+        // counted as the camera's drops and the machine's pressure. The slate stood in for them already.
+        try rate.set("skip-to-first", true)
         let caps = try ElementFactory.capsfilter.make(name: "\(name)-rate-caps")
         try caps.set("caps", pictures(frameRate: frameRate))
         try bin.add([convert, rate, caps])

@@ -114,7 +114,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         let kept = deletedParts > 0 ? "recorded" : parts.count > 1 ? "in the parts" : "in the file"
         if path != nil { lines.append("  picture: \(pictures) frames \(kept) (\(pictureMode))") }
         for camera in cameras {
-            lines.append("  \(camera.inputID): \(camera.frames) frames captured (\(camera.mode)), \(camera.dropped) dropped")
+            lines.append(camera.frames == 0 ? "  \(camera.inputID): no frames captured (the camera sent no picture)"
+                : "  \(camera.inputID): \(camera.frames) frames captured (\(camera.mode)), \(camera.dropped) dropped")
         }
         for gap in interruptions {
             let end = gap.to.map(Self.clock) ?? "the end"

@@ -138,7 +138,10 @@ struct GraphBuilder {
         plan.fanOut(from: captured, to: heads, tee: "\(prefix)-tee")
         // The capture queue, the connection's queue and, for a camera with its own track, the picture's.
         let queues = isolated ? 3 : 2
-        plan[input: input.id].taps = .init(inputID: input.id, captured: ElementHandle(captured), delivered: deliveredTap.map { ElementHandle($0.0) },
+        // A kept camera's frames are counted where its own come in, before the switch: its placeholder
+        // and its slate are not pictures the camera sent.
+        let counted = plan[input: input.id].kept?.frames ?? ElementHandle(captured)
+        plan[input: input.id].taps = .init(inputID: input.id, captured: counted, delivered: deliveredTap.map { ElementHandle($0.0) },
                                            deliveredPad: deliveredTap?.1, framesOnTheWay: queues * (Self.cameraQueueFrames + 1))
     }
 
