@@ -240,9 +240,27 @@ final class NetworkCameraTests: XCTestCase {
                                        try description(in: folder, url: nothing, extra: "    optional: true\n"), "--duration", "2"])
         XCTAssertEqual(waiting.status, 0, waiting.error)
         // Its placeholder and slate filled its place: not pictures it sent.
-        XCTAssertTrue(waiting.output.contains("  hall: no frames captured (the camera sent no picture)\n"), waiting.output)
+        XCTAssertTrue(waiting.output.contains("  hall: no frames captured (no picture from the camera reached the recording)\n"), waiting.output)
         // Lost in its first second (00:00.0 or 00:00.1: when the refusal comes back), for the reason it was.
         XCTAssertNotNil(waiting.error.range(of: #"hall lost at 00:00\.[0-9]: nobody listens at 127\.0\.0\.1:[0-9]+ \(connection refused\)"#, options: .regularExpression), waiting.error)
+    }
+
+    /// A camera's `delay` places its pictures in the recording; it does not hold the start back: the
+    /// check that a camera the recording needs sends pictures asks for them as the camera sends them.
+    func testACamerasDelayDoesNotHoldTheStart() throws {
+        let folder = try Paths.scratch("network-delay-start")
+        let camera = try NetworkCameraServer(.rtsp(pattern: "white", credentials: nil))
+        defer { camera.kill() }
+        var took: [Duration] = []
+        for extra in ["", "    delay: 5000ms\n"] {
+            let started = ContinuousClock.now
+            let result = try Command.run(["timeout", "30", Paths.pipcam, "record", "\(folder)/out.mkv", "--force", "--pipeline",
+                                          try description(in: folder, url: camera.url, extra: extra), "--duration", "2"])
+            took.append(ContinuousClock.now - started)
+            XCTAssertEqual(result.status, 0, result.error)
+        }
+        // Before, the check dropped the pictures of the delay's first 5 s and the start waited for them.
+        XCTAssertLessThan(took[1] - took[0], .seconds(2), "without the delay \(took[0]), with it \(took[1])")
     }
 
     /// A camera that is not there, in each way one can be not there: `probe`, and a recording that needs

@@ -16,7 +16,10 @@ public enum NetworkCameraProbe {
         let pipeline: Pipeline, bin: Bin, input: Pad
         do {
             pipeline = try Pipeline(name: "pipcam-probe")
-            bin = try NetworkCameraSource.make(camera, frameRate: nil, name: "probe")
+            // What the camera sends, when it sends it: its delay only places pictures in a recording.
+            var sent = camera
+            sent.delay = .zero
+            bin = try NetworkCameraSource.make(sent, frameRate: nil, name: "probe")
             let sink = try ElementFactory.fakesink.make(name: "probe-end")
             try sink.set("sync", false)
             try pipeline.add([bin, sink])

@@ -114,7 +114,7 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         let kept = deletedParts > 0 ? "recorded" : parts.count > 1 ? "in the parts" : "in the file"
         if path != nil { lines.append("  picture: \(pictures) frames \(kept) (\(pictureMode))") }
         for camera in cameras {
-            lines.append(camera.frames == 0 ? "  \(camera.inputID): no frames captured (the camera sent no picture)"
+            lines.append(camera.frames == 0 ? "  \(camera.inputID): no frames captured (no picture from the camera reached the recording)"
                 : "  \(camera.inputID): \(camera.frames) frames captured (\(camera.mode)), \(camera.dropped) dropped")
         }
         for gap in interruptions {
