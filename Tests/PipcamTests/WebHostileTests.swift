@@ -8,11 +8,8 @@ final class WebHostileTests: XCTestCase {
     private let demo = "\(Paths.repository)/pipelines/demo.yaml"
 
     func testHostileRequestsCostTheRecordingNothingAndThePageStillAnswers() throws {
-        let file = try Paths.scratch("web-hostile") + "/out.mkv"
-        let port = freeLocalPort()
-        let record = try Command.start([Paths.pipcam, "record", file, "--pipeline", demo, "--preset", "low", "--duration", "10", "--web", "127.0.0.1:\(port)"])
+        let (file, port, record) = try recordServing("web-hostile", seconds: 10)
         defer { record.signal(SIGKILL) }
-        try WebClients.waitUntilServing(record, port: port)
         try WebClient.waitUntilElapsed(port, 0.5)
 
         var sent = 0
@@ -92,11 +89,8 @@ final class WebHostileTests: XCTestCase {
     /// Connections that open and never send a whole request head, 64 (the server's limit) and then 500,
     /// held open: the status still answers within a second, again and again, with no token involved.
     func testHalfOpenConnectionsNeverKeepTheStatusFromAnswering() throws {
-        let file = try Paths.scratch("web-half-open") + "/out.mkv"
-        let port = freeLocalPort()
-        let record = try Command.start([Paths.pipcam, "record", file, "--pipeline", demo, "--preset", "low", "--duration", "30", "--web", "127.0.0.1:\(port)"])
+        let (_, port, record) = try recordServing("web-half-open", seconds: 30)
         defer { record.signal(SIGKILL) }
-        try WebClients.waitUntilServing(record, port: port)
         var held: [RawConnection] = []
         for count in [64, 500] {
             while held.count < count {
@@ -117,6 +111,19 @@ final class WebHostileTests: XCTestCase {
         held.removeAll()
         record.signal(SIGINT)
         XCTAssertEqual(record.wait().status, 0)
+    }
+
+    /// The demo recorded for `seconds` into a folder of its own, with the page on a free port, once it serves.
+    private func recordServing(_ name: String, seconds: Int) throws -> (file: String, port: Int, record: RunningCommand) {
+        let file = try Paths.scratch(name) + "/out.mkv"
+        let port = freeLocalPort()
+        let record = try Command.start([Paths.pipcam, "record", file, "--pipeline", demo, "--preset", "low", "--duration", String(seconds),
+                                        "--web", "127.0.0.1:\(port)"])
+        do { try WebClients.waitUntilServing(record, port: port) } catch {
+            record.signal(SIGKILL)
+            throw error
+        }
+        return (file, port, record)
     }
 
     /// Sends `text` on a connection of its own; the answer's status, or nil when the connection was closed.

@@ -1,5 +1,33 @@
 import Foundation
 
+/// Network namespaces a test makes, each with its loopback up; `remove` (or the object going) deletes
+/// them, and with them their veths, newest first. Needs root (`ip netns`).
+final class Namespaces: @unchecked Sendable {
+    private var made: [String] = []
+
+    deinit { remove() }
+
+    func add(_ namespace: String) throws {
+        try Self.ip(["netns", "add", namespace])
+        made.append(namespace)
+        try Self.ip(["-n", namespace, "link", "set", "lo", "up"])
+    }
+
+    func remove() {
+        for namespace in made.reversed() { _ = try? Command.run(["ip", "netns", "delete", namespace]) }
+        made = []
+    }
+
+    /// Runs `ip`; throws with what it said when it fails.
+    static func ip(_ arguments: [String]) throws {
+        let result = try Command.run(["ip"] + arguments)
+        guard result.status == 0 else { throw ProbeError("ip \(arguments.joined(separator: " ")) failed: \(result.error)") }
+    }
+
+    /// A short tag for this test process's names: an interface's name is at most 15 characters.
+    static var tag: String { "pc\(getpid() % 100_000)" }
+}
+
 /// Hosts of a test's own on one machine: network namespaces, each a rig linked to a hub namespace (where
 /// the servers run) by a veth pair on a /30 of its own, 10.231.N.1 at the hub and 10.231.N.2 at the rig.
 /// The addresses exist only inside these namespaces, so nothing a test sends leaves them. Needs root
@@ -16,25 +44,24 @@ public final class TestNetwork: @unchecked Sendable {
 
     public let hub: String
     public private(set) var rigs: [Rig] = []
-    private var made: [String] = []
+    private let namespaces = Namespaces()
 
     /// The hub and `count` rigs; throws, with what `ip` said, when they cannot be made (not root).
     public init(rigs count: Int) throws {
-        // Short names: an interface's name is at most 15 characters.
-        let tag = "pc\(getpid() % 100_000)"
+        let tag = Namespaces.tag, ip = Namespaces.ip
         hub = "\(tag)h"
         do {
-            try add(hub)
+            try namespaces.add(hub)
             for number in 1...count {
                 let namespace = "\(tag)r\(number)", hubSide = "\(tag)a\(number)", rigSide = "\(tag)b\(number)"
-                try add(namespace)
-                try Self.ip(["link", "add", hubSide, "type", "veth", "peer", "name", rigSide])
-                try Self.ip(["link", "set", hubSide, "netns", hub])
-                try Self.ip(["link", "set", rigSide, "netns", namespace])
-                try Self.ip(["-n", hub, "addr", "add", "10.231.\(number).1/30", "dev", hubSide])
-                try Self.ip(["-n", hub, "link", "set", hubSide, "up"])
-                try Self.ip(["-n", namespace, "addr", "add", "10.231.\(number).2/30", "dev", rigSide])
-                try Self.ip(["-n", namespace, "link", "set", rigSide, "up"])
+                try namespaces.add(namespace)
+                try ip(["link", "add", hubSide, "type", "veth", "peer", "name", rigSide])
+                try ip(["link", "set", hubSide, "netns", hub])
+                try ip(["link", "set", rigSide, "netns", namespace])
+                try ip(["-n", hub, "addr", "add", "10.231.\(number).1/30", "dev", hubSide])
+                try ip(["-n", hub, "link", "set", hubSide, "up"])
+                try ip(["-n", namespace, "addr", "add", "10.231.\(number).2/30", "dev", rigSide])
+                try ip(["-n", namespace, "link", "set", rigSide, "up"])
                 rigs.append(Rig(namespace: namespace, address: "10.231.\(number).2", hubAddress: "10.231.\(number).1"))
             }
         } catch {
@@ -43,27 +70,11 @@ public final class TestNetwork: @unchecked Sendable {
         }
     }
 
-    deinit { remove() }
-
     /// What runs a program in the hub's namespace.
     public var hubLauncher: [String] { ["ip", "netns", "exec", hub] }
 
     /// Deletes the namespaces (and with them their veths).
-    public func remove() {
-        for namespace in made.reversed() { _ = try? Command.run(["ip", "netns", "delete", namespace]) }
-        made = []
-    }
-
-    private func add(_ namespace: String) throws {
-        try Self.ip(["netns", "add", namespace])
-        made.append(namespace)
-        try Self.ip(["-n", namespace, "link", "set", "lo", "up"])
-    }
-
-    private static func ip(_ arguments: [String]) throws {
-        let result = try Command.run(["ip"] + arguments)
-        guard result.status == 0 else { throw ProbeError("ip \(arguments.joined(separator: " ")) failed: \(result.error)") }
-    }
+    public func remove() { namespaces.remove() }
 }
 
 /// A host of a test's own that never answers: a network namespace whose route to `address` leads, by a
@@ -76,45 +87,30 @@ public final class BlackHole: @unchecked Sendable {
     public let namespace: String
     /// An address with no host behind it.
     public let address = "10.231.250.1"
-    private let void: String
-    private var made: [String] = []
+    private let namespaces = Namespaces()
 
     public init() throws {
-        let tag = "pc\(getpid() % 100_000)"
+        let tag = Namespaces.tag, ip = Namespaces.ip
         namespace = "\(tag)z"
-        void = "\(tag)v"
-        let (here, there) = ("\(tag)zh", "\(tag)zv")
+        let void = "\(tag)v", (here, there) = ("\(tag)zh", "\(tag)zv")
         do {
-            for name in [namespace, void] {
-                try Self.ip(["netns", "add", name])
-                made.append(name)
-                try Self.ip(["-n", name, "link", "set", "lo", "up"])
-            }
-            try Self.ip(["link", "add", here, "type", "veth", "peer", "name", there])
-            try Self.ip(["link", "set", here, "netns", namespace])
-            try Self.ip(["link", "set", there, "netns", void])
-            try Self.ip(["-n", namespace, "addr", "add", "10.231.250.2/24", "dev", here])
-            try Self.ip(["-n", namespace, "link", "set", here, "up"])
-            try Self.ip(["-n", void, "link", "set", there, "up"])
-            try Self.ip(["-n", namespace, "neigh", "add", address, "lladdr", "02:00:00:00:fa:01", "dev", here, "nud", "permanent"])
+            try namespaces.add(namespace)
+            try namespaces.add(void)
+            try ip(["link", "add", here, "type", "veth", "peer", "name", there])
+            try ip(["link", "set", here, "netns", namespace])
+            try ip(["link", "set", there, "netns", void])
+            try ip(["-n", namespace, "addr", "add", "10.231.250.2/24", "dev", here])
+            try ip(["-n", namespace, "link", "set", here, "up"])
+            try ip(["-n", void, "link", "set", there, "up"])
+            try ip(["-n", namespace, "neigh", "add", address, "lladdr", "02:00:00:00:fa:01", "dev", here, "nud", "permanent"])
         } catch {
             remove()
             throw error
         }
     }
 
-    deinit { remove() }
-
     /// What runs a program in the namespace.
     public var launcher: [String] { ["ip", "netns", "exec", namespace] }
 
-    public func remove() {
-        for name in made.reversed() { _ = try? Command.run(["ip", "netns", "delete", name]) }
-        made = []
-    }
-
-    private static func ip(_ arguments: [String]) throws {
-        let result = try Command.run(["ip"] + arguments)
-        guard result.status == 0 else { throw ProbeError("ip \(arguments.joined(separator: " ")) failed: \(result.error)") }
-    }
+    public func remove() { namespaces.remove() }
 }

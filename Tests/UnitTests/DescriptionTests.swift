@@ -62,6 +62,17 @@ final class DescriptionTests: XCTestCase {
     }
 
     /// Wherever pipcam runs, a description records beside itself, as its clips are read from beside it.
+    /// A device longer than any path is one line that quotes 40 characters of it, not the whole.
+    func testAnEndlessDevicePathIsRefusedWithoutEchoingIt() {
+        let path = "/dev/" + String(repeating: "v", count: 100_000)
+        XCTAssertThrowsError(try PipelineDescription.parse("cameras:\n  - name: c\n    device: \(path)\n", file: "t.yaml")) { error in
+            let line = "\(error)"
+            XCTAssertTrue(line.hasPrefix("t.yaml:3:13: "), line)
+            XCTAssertTrue(line.contains("at most 4096 bytes"), line)
+            XCTAssertLessThan(line.count, 200, line)
+        }
+    }
+
     func testTheOutputFileIsRelativeToTheDescriptionsFolder() throws {
         XCTAssertEqual(try PipelineDescription.parse("output:\n  file: talks/out.mkv\n", file: "/srv/rig/lecture.yaml").outputPath, "/srv/rig/talks/out.mkv")
         XCTAssertEqual(try PipelineDescription.parse("output:\n  file: /data/out.mkv\n", file: "/srv/rig/lecture.yaml").outputPath, "/data/out.mkv")

@@ -49,6 +49,10 @@ extension DescriptionReader {
     private static func source(_ fields: [String: YAMLReader], camera: Bool) throws -> PipelineDescription.DeviceSpec {
         if let device = fields["device"] {
             let text = try device.string()
+            // Longer than any path Linux opens: said in one line, never quoted back whole.
+            guard text.utf8.count <= SessionLimits.devicePathLength else {
+                throw device.error("a device is a node, a name or an id of at most \(SessionLimits.devicePathLength) bytes, not '\(SecretText.hint(text))'")
+            }
             return text == "auto" ? .auto : !camera && text == "default" ? .desktopDefault : .device(text)
         } else if let position = fields["position"] {
             return .position(try position.choice(DevicePosition.self))

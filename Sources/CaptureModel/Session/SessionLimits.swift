@@ -36,6 +36,8 @@ public enum SessionLimits {
     /// Seconds without a frame (or sound) before a device counts as lost: shorter would take a busy
     /// moment for a loss; longer leaves a frozen picture in the recording for that long.
     public static let deviceTimeoutSeconds: ClosedRange<Double> = 0.5...60
+    /// The longest device a description names: Linux's PATH_MAX.
+    public static let devicePathLength = 4096
     public static var deviceTimeout: ClosedRange<Duration> { .seconds(deviceTimeoutSeconds.lowerBound) ... .seconds(deviceTimeoutSeconds.upperBound) }
     /// How long a network camera's pictures may take to their place in the recording (`latency:`), and
     /// how long the camera itself takes to send them (`delay:`).
