@@ -92,7 +92,7 @@ enum NetworkCameraSource {
     /// A failure as a person reads it, from GStreamer's text and debug detail (which name C files and
     /// element paths): what the camera did, in a few words, in the words pipcam's own look at its server
     /// uses (`NetworkCamera.cause`).
-    static func failure(_ text: String, detail: String?, of camera: NetworkCamera?) -> String {
+    static func failure(_ text: String, detail: String?, of camera: NetworkCamera) -> String {
         let detail = detail ?? ""
         let said = text + " " + detail
         if let range = detail.range(of: "Missing decoder: ") {
@@ -100,12 +100,13 @@ enum NetworkCameraSource {
             return "it sends \(type), not a picture pipcam can decode"
         }
         if said.contains("Unauthorized") || said.contains("(401)") {
-            return camera?.user == nil ? "it needs a user and password (unauthorized)" : "it refused the user and password (unauthorized)"
+            return camera.user == nil ? "it needs a user and password (unauthorized)" : "it refused the user and password (unauthorized)"
         }
         if said.contains("Not Found") || said.contains("(404)") { return "nothing is at that address (not found)" }
         if said.contains("Failed to connect") || said.contains("Connection refused") || said.contains("Could not resolve") {
             let reach: NetworkReach = said.contains("resolve") ? .unknownHost : .refused
-            return camera?.endpoint?.cause(of: reach) ?? "it does not answer (\(reach == .unknownHost ? "its host does not resolve" : "connection refused"))"
+            // An SRT camera (UDP) has no endpoint of pipcam's look.
+            return camera.endpoint?.cause(of: reach) ?? "it does not answer (\(reach == .unknownHost ? "its host does not resolve" : "connection refused"))"
         }
         if said.contains("timeout") || said.contains("timed out") { return "it stopped answering (timed out)" }
         if said.contains("Boundary not found") { return "it sends no MJPEG pictures (not multipart JPEG)" }

@@ -34,6 +34,12 @@ extension StreamOutput {
         }
     }
 
+    /// The server's address that pipcam's own TCP connect can look at: RTMP's (SRT runs over UDP).
+    public var tcpEndpoint: NetworkEndpoint? {
+        guard case .rtmp = destination else { return nil }
+        return endpoint
+    }
+
     /// `failure` as one sentence: "nobody listens at 127.0.0.1:1935 (connection refused)", "the listener
     /// at …:9000 refused the call: a wrong passphrase or stream id".
     public func cause(of failure: StreamFailure) -> String {

@@ -103,14 +103,6 @@ public struct StreamOutput: Sendable, Hashable {
         }
     }
 
-    /// The host to look up before starting, when there is one.
-    public var host: String? {
-        switch destination {
-        case .srtCaller(let host, _), .rtmp(_, let host, _, _, _): host
-        case .srtListener, .hls: nil
-        }
-    }
-
     static func rtmpPort(secure: Bool) -> Int { secure ? 443 : 1935 }
 
     private static func hostText(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

@@ -7,7 +7,7 @@ public enum HostLookup {
     /// The first of the streams whose host does not resolve.
     public static func check(_ streams: [StreamOutput]) throws {
         for stream in streams {
-            guard let host = stream.host, !resolves(host) else { continue }
+            guard let host = stream.endpoint?.host, !resolves(host) else { continue }
             throw CaptureError.streamOutput(name: stream.name, .hostUnresolved(host))
         }
     }

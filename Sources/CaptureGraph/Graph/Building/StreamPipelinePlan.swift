@@ -12,10 +12,11 @@ struct StreamPipelinePlan {
     var plan = GraphPlan()
     let picture: ElementHandle<AppSource>
     let sound: ElementHandle<AppSource>?
-    /// The element that sends, and its pad whose first buffers taken say the server took the stream
-    /// (HLS's writer takes the picture by a pad of that name).
+    /// The element that sends: its figures say whether the server has the stream (`StreamSinkWatch`).
     let sink: ElementHandle<Element>
-    var sinkPad = "sink"
+
+    /// An HLS stream's playlist: written once its first segment is.
+    static func playlist(in folder: String) -> String { folder + "/index.m3u8" }
 
     init(_ stream: StreamOutput, pictureCaps: Caps, soundCaps: Caps?) {
         picture = plan.addAppSource("picture", caps: pictureCaps)
@@ -61,11 +62,10 @@ struct StreamPipelinePlan {
             plan.link(mux, to: sink.name)
         case .hls(let folder):
             sink = ElementHandle(plan.add("send", .hlssink2, [
-                ("location", .string(folder + "/segment%05d.ts")), ("playlist-location", .string(folder + "/index.m3u8")),
+                ("location", .string(folder + "/segment%05d.ts")), ("playlist-location", .string(Self.playlist(in: folder))),
                 ("target-duration", .uint(2)), ("playlist-length", .uint(6)), ("max-files", .uint(12)),
             ]))
             plan.link(pictureEnd, to: sink.name, "video")
-            sinkPad = "video"
             if let soundEnd { plan.link(soundEnd, to: sink.name, "audio") }
         }
     }

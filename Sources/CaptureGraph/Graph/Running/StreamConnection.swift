@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import GStreamer
 import LinuxIO
-import Locking
 
 /// One stream while the recording runs: its pipeline made at a key frame, fed the recording's encoded
 /// buffers, left behind by whole groups of pictures when the network falls behind, and made again after
@@ -224,7 +223,7 @@ final class StreamConnection: @unchecked Sendable {
     /// A connect that takes long: pipcam's own check of the address says why, while the sink still
     /// tries (RTMP's; SRT's sink gives up within seconds by itself).
     private func checkReachEarly() {
-        guard case .rtmp = stream.destination, let endpoint = stream.endpoint else { return }
+        guard let endpoint = stream.tcpEndpoint else { return }
         DispatchQueue.global().async {
             guard let cause = endpoint.cause(of: TCPReach.check(endpoint, within: Self.slowConnect)) else { return }
             self.say(cause, wasLive: false, retry: .zero, fatal: nil)
@@ -267,7 +266,7 @@ final class StreamConnection: @unchecked Sendable {
             guard old != nil else { return self.say(failure.fallback, wasLive: false, retry: wait, fatal: fatal) }
             DispatchQueue.global().async {
                 var checked = failure
-                if case .rtmp = self.stream.destination, let endpoint = self.stream.endpoint, !notAuthorized {
+                if let endpoint = self.stream.tcpEndpoint, !notAuthorized {
                     checked.reach = TCPReach.check(endpoint, within: Self.reachTimeout)
                 }
                 self.say(self.stream.cause(of: checked), wasLive: checked.wasLive, retry: wait, fatal: fatal)

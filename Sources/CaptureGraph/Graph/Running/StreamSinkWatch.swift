@@ -43,6 +43,6 @@ struct StreamSinkWatch {
 
     private static func playlistTime(of destination: StreamOutput.Destination) -> Date? {
         guard case .hls(let folder) = destination else { return nil }
-        return (try? FileManager.default.attributesOfItem(atPath: folder + "/index.m3u8"))?[.modificationDate] as? Date
+        return (try? FileManager.default.attributesOfItem(atPath: StreamPipelinePlan.playlist(in: folder)))?[.modificationDate] as? Date
     }
 }
