@@ -6,20 +6,12 @@ import XCTest
 /// (`scripts/with-devices`). Run with `make test-devices`; a machine that cannot boot the VM skips
 /// these tests with a loud message, never a pass.
 final class DeviceTests: XCTestCase {
-    /// Plays a tone into one side of the ALSA loopback; it comes back on the other side's microphone.
-    /// The player stands for the world outside the machine, so it runs at a higher priority than pipcam:
-    /// under emulation a starved player would leave the microphone silent.
-    private static func tone(_ frequency: Int, into device: String) -> String {
-        "nice -n -15 gst-launch-1.0 -q audiotestsrc is-live=true freq=\(frequency) volume=0.5 ! audioconvert ! "
-            + "audio/x-raw,format=S16LE,rate=48000,channels=2 ! alsasink device=\(device) sync=true >/dev/null 2>&1 &"
-    }
-
     /// 440 Hz for microphone 1 (hw:Loopback,0 hears what is played into hw:Loopback,1,0) and 880 Hz for
     /// microphone 2 (the reverse), both playing before the script goes on: a microphone opened before its
     /// tone plays may pair the loopback's capture side with other parameters.
     private static let loopbackTones = [
-        tone(440, into: "hw:Loopback,1,0"),
-        tone(880, into: "hw:Loopback,0,0"),
+        LoopbackTone.play(440, into: "hw:Loopback,1,0"),
+        LoopbackTone.play(880, into: "hw:Loopback,0,0"),
         "until grep -qs RUNNING /proc/asound/Loopback/pcm0p/sub0/status && grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
     ].joined(separator: "\n")
 
@@ -220,7 +212,7 @@ final class DeviceTests: XCTestCase {
         let script = [
             "source=$(pactl list short sources | cut -f2 | grep -v monitor | grep aloop | sort | head -n 1)",
             "sed \"s/SOURCE/$source/\" \(folder)/template.yaml > \(folder)/default.yaml",
-            Self.tone(440, into: "hw:Loopback,1,0"),
+            LoopbackTone.play(440, into: "hw:Loopback,1,0"),
             "until grep -qs RUNNING /proc/asound/Loopback/pcm1p/sub0/status; do sleep 0.1; done",
             "\(Paths.pipcam) devices > \(folder)/devices.txt",
             "timeout -s INT 120 \(Paths.pipcam) record \(file) --pipeline \(folder)/default.yaml --duration 4 > \(folder)/summary.txt 2> \(folder)/log.txt",

@@ -153,6 +153,30 @@ public enum ToneProbe {
         try pieces(path: path, stream: stream, length: 0.02).filter { $0.level > 1000 && abs($0.frequency - frequency) < 0.15 * frequency }.map(\.time)
     }
 
+    /// When a stream that also carries other tones (a mix) sounds `frequency`: the times of its 20 ms pieces
+    /// in which that tone alone is as loud as `heard` asks of a whole piece. A tone's amplitude is read with
+    /// a Goertzel filter over the piece under a Hann window, which leaves a tone an octave away out.
+    public static func heard(inMixOf path: String, stream: Int, frequency: Double) throws -> [Double] {
+        try amplitudes(path: path, stream: stream, frequency: frequency).filter { $0.amplitude > 1000 * 2.0.squareRoot() }.map(\.time)
+    }
+
+    /// The amplitude (in 16-bit steps) of `frequency` in each 20 ms piece of a stream, at the piece's time.
+    public static func amplitudes(path: String, stream: Int, frequency: Double) throws -> [(time: Double, amplitude: Double)] {
+        let all = try samples(path: path, stream: stream, from: 0, length: 3600)
+        let window = 960
+        let step = 2 * Double.pi * frequency / 48000
+        let weights = (0..<window).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window - 1)) }
+        return Swift.stride(from: 0, to: all.count - window + 1, by: window).map { start in
+            var (previous, beforeThat) = (0.0, 0.0)
+            for index in 0..<window {
+                (previous, beforeThat) = (weights[index] * Double(all[start + index]) + 2 * cos(step) * previous - beforeThat, previous)
+            }
+            let power = previous * previous + beforeThat * beforeThat - 2 * cos(step) * previous * beforeThat
+            // A Hann window keeps half of a sine's amplitude, spread over the window's length.
+            return (Double(start) / 48000, 4 * power.squareRoot() / Double(window))
+        }
+    }
+
     private static func samples(path: String, stream: Int, from seconds: Double, length: Double) throws -> [Int16] {
         let result = try Command.run(["sh", "-c",
             "ffmpeg -v error -ss \(seconds) -t \(length) -i '\(path)' -map 0:a:\(stream) -ac 1 -ar 48000 -f s16le - | base64 -w0"])
