@@ -434,18 +434,6 @@ static inline void pc_pad_draw_sync_flashes(GstPad *pad) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, pc_probe_sync_flash, NULL, NULL);
 }
 
-/// A latency query answered upstream, on its way back down: `data` nanoseconds more, for buffers that
-/// leave this pad that much earlier in running time than they arrive.
-static GstPadProbeReturn pc_probe_add_latency(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-    GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
-    if (!query || GST_QUERY_TYPE(query) != GST_QUERY_LATENCY) return GST_PAD_PROBE_OK;
-    gboolean live;
-    GstClockTime min, max, added = (GstClockTime)(guintptr)data;
-    gst_query_parse_latency(query, &live, &min, &max);
-    gst_query_set_latency(query, live, min + added, GST_CLOCK_TIME_IS_VALID(max) ? max + added : max);
-    return GST_PAD_PROBE_OK;
-}
-
 /// A buffer that would be placed before the recording's start once moved `data` nanoseconds earlier is
 /// dropped: its running time would be invalid, which the compositor of GStreamer 1.22 asserts against.
 static GstPadProbeReturn pc_probe_drop_before(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
@@ -460,12 +448,12 @@ static GstPadProbeReturn pc_probe_drop_before(GstPad *pad, GstPadProbeInfo *info
     return running == GST_CLOCK_TIME_NONE || running < (GstClockTime)(guintptr)data ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
 }
 
-/// What leaves `pad` is placed `earlier` nanoseconds before its time, and the latency it reports grows
-/// by as much, so that downstream still waits for it.
+/// What leaves `pad` is placed `earlier` nanoseconds before its time. The aggregators downstream are made
+/// to wait as much longer (their `latency`): the pad says nothing of it in a latency query, which a
+/// source made while recording answers too late for the start's, and which would count it twice.
 static inline void pc_pad_place_earlier(GstPad *pad, GstClockTime earlier) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, pc_probe_drop_before, (gpointer)(guintptr)earlier, NULL);
     gst_pad_set_offset(pad, -(gint64)earlier);
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM | GST_PAD_PROBE_TYPE_PULL, pc_probe_add_latency, (gpointer)(guintptr)earlier, NULL);
 }
 
 /// The sync microphone's sound (mono S16 at any rate, silent as it arrives): a 1 kHz beep, half of full

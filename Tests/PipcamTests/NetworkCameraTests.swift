@@ -252,15 +252,46 @@ final class NetworkCameraTests: XCTestCase {
         let camera = try NetworkCameraServer(.rtsp(pattern: "white", credentials: nil))
         defer { camera.kill() }
         var took: [Duration] = []
-        for extra in ["", "    delay: 5000ms\n"] {
+        for (index, extra) in ["", "    delay: 5000ms\n"].enumerated() {
+            let events = "\(folder)/events-\(index).jsonl"
             let started = ContinuousClock.now
-            let result = try Command.run(["timeout", "30", Paths.pipcam, "record", "\(folder)/out.mkv", "--force", "--pipeline",
-                                          try description(in: folder, url: camera.url, extra: extra), "--duration", "2"])
+            let recording = try Command.start(["timeout", "30", Paths.pipcam, "record", "\(folder)/out.mkv", "--force", "--events", events,
+                                               "--pipeline", try description(in: folder, url: camera.url, extra: extra), "--duration", "2"])
+            // Recording: its first pressure sample, a second in.
+            try waitFor(within: 20, "the recording's first second") { Self.recordingTime(events) > 0 }
             took.append(ContinuousClock.now - started)
+            let result = recording.wait()
             XCTAssertEqual(result.status, 0, result.error)
         }
         // Before, the check dropped the pictures of the delay's first 5 s and the start waited for them.
+        // (The stop may wait for the camera: the other inputs' last 5 s reach the picture then.)
         XCTAssertLessThan(took[1] - took[0], .seconds(2), "without the delay \(took[0]), with it \(took[1])")
+        print("delay and start: a second recorded \(took[0]) after the command without the delay, \(took[1]) with it")
+    }
+
+    /// A camera's `delay` places its pictures that much earlier, and the picture waits for them: a camera
+    /// 5 s behind shows from the recording's first second (the pictures it sent 5 s after the start),
+    /// not 5 s after it connects, or never. The pictures it sends in the last 5 s, of what it saw after the
+    /// stop, are not in the file: there its place is black.
+    func testACameraFiveSecondsBehindShowsFromTheStart() throws {
+        let folder = try Paths.scratch("network-delay-place")
+        let camera = try NetworkCameraServer(.rtsp(pattern: "white", credentials: nil))
+        defer { camera.kill() }
+        let file = "\(folder)/out.mkv"
+        let result = try Command.run(["timeout", "60", Paths.pipcam, "record", file, "--pipeline",
+                                      try description(in: folder, url: camera.url, extra: "    delay: 5000ms\n"), "--duration", "10"])
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertEqual(try MediaProbe.decodeErrors(path: file), "")
+        let place = try RegionLuma.series(path: file, x: Self.main.x, y: Self.main.y, width: Self.main.width, height: Self.main.height)
+        let first = try XCTUnwrap(place.first { $0.luma > 200 }, "the camera shows: \(result.error)").time
+        XCTAssertLessThan(first, 0.5, "from the start: what it saw then came 5 s later")
+        let shown = place.filter { $0.time >= first && $0.time <= 4.5 }
+        XCTAssertTrue(shown.allSatisfy { $0.luma > 200 }, "and on, without a gap, to the pictures that came before the stop: \(shown.map(\.luma))")
+        let dropped = result.output.split(separator: "\n").first { $0.hasSuffix("pictures dropped: encoding could not keep up") }
+        XCTAssertNil(dropped, "the other camera's frames waited with it, and all were encoded at the end: \(result.output)")
+        XCTAssertEqual(Double(try MediaProbe.videoFrameCount(path: file)), 150, accuracy: 1, "10 s at 15 a second")
+        let desk = try XCTUnwrap(result.output.split(separator: "\n").first { $0.hasPrefix("  desk: ") }, result.output)
+        XCTAssertTrue(desk.hasSuffix(", 0 dropped"), String(desk))
     }
 
     /// A camera that is not there, in each way one can be not there: `probe`, and a recording that needs

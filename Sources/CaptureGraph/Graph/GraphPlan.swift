@@ -52,6 +52,9 @@ public struct GraphPlan: Sendable {
         /// Frames that can be between the two at once (in queues, and one in hand after each): counted as
         /// captured and not yet as delivered, they are not dropped.
         public let framesOnTheWay: Int
+        /// A network camera's delay: frames that arrive before it are of before the recording, and not
+        /// counted (`DelayLines`).
+        public var countedFrom = Duration.zero
     }
 
     /// A device's source that the running graph replaces while the recording goes on (`SourceKeeper`):
@@ -156,6 +159,12 @@ public struct GraphPlan: Sendable {
     public var muxPads: [String] { muxTracks.map(\.pad) }
     public var mux: ElementHandle<Element>?
     public var compositor: ElementHandle<Element>?
+    /// How much earlier than they arrive a network camera's pictures are placed (the longest `delay:`):
+    /// the other inputs' branches into the file hold theirs as long, and the picture, the mix and the
+    /// file's queues wait as much longer (`DelayLines`).
+    var placedEarlier = Duration.zero
+    /// The queues whose "src" pad places what leaves it earlier, by how much (`Pad.placeEarlier`).
+    var placedEarlierPads: [String: Duration] = [:]
     /// Every encoder, and the one of the composed picture.
     public var encoders: [ElementHandle<Element>] = []
     public var pictureEncoder: ElementHandle<Element>?
@@ -216,6 +225,15 @@ public struct GraphPlan: Sendable {
         for index in nodes.indices where nodes[index].properties.contains(where: { $0.0 == "leaky" }) {
             nodes[index].properties.removeAll { $0.0 == "leaky" || $0.0 == "max-size-buffers" }
             nodes[index].properties.append(("max-size-buffers", .uint(3)))
+        }
+    }
+
+    /// Lets the file's and the taps' sinks start without their first data: held back by a network
+    /// camera's delay (`DelayLines`), it would hold the recording's start as long (their preroll).
+    mutating func startSinksWithoutData() {
+        for index in nodes.indices where [.filesink, .appsink].contains(nodes[index].factory) {
+            nodes[index].properties.removeAll { $0.0 == "async" }
+            nodes[index].properties.append(("async", .bool(false)))
         }
     }
 

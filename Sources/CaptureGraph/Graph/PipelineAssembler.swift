@@ -31,6 +31,7 @@ enum PipelineAssembler {
             }
             if link.timeOffset != .zero { try from.staticPad(link.sourcePad).timeOffset = link.timeOffset }
         }
+        for (name, earlier) in plan.placedEarlierPads { try elements[name]!.staticPad("src").placeEarlier(by: earlier) }
         return pipeline
     }
 

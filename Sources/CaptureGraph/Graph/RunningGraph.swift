@@ -177,7 +177,16 @@ package final class RunningGraph: @unchecked Sendable {
 
     /// Ends every source branch from just downstream of the source (`SourceEnds`).
     func endAllSourcesFromDownstream() {
+        keepHeldPictures()
         SourceEnds.send(plan: plan, pipeline: pipeline, keepers: keepers)
+    }
+
+    /// With a network camera's delay, the inputs' branches into the file hold seconds of pictures
+    /// (`DelayLines`), which reach the picture at once when the recording ends: the encoder's queue then
+    /// keeps every one rather than drop what it cannot take at a live pace (59 of a 2 s recording's 60).
+    private func keepHeldPictures() {
+        guard plan.placedEarlier > .zero, let queue = plan.pictureQueue.flatMap({ pipeline[$0] }) else { return }
+        try? queue.set("leaky", fromString: "no")
     }
 
     // MARK: changes that need no rebuild

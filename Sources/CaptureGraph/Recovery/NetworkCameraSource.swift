@@ -36,9 +36,8 @@ enum NetworkCameraSource {
         try convert.link(rate)
         try rate.link(caps)
         try bin.exposePad(try caps.staticPad("src"), as: "src")
-        if camera.delay > .zero { try bin.staticPad("src").placeEarlier(by: camera.delay) }
         let input = try convert.staticPad("sink")
-        let soundInput = withSound ? try addSoundPad(to: bin, name: name, delay: camera.delay) : nil
+        let soundInput = withSound ? try addSoundPad(to: bin, name: name) : nil
         if camera.kind == .http {
             try addMJPEG(camera, to: bin, name: name, before: convert)
             return bin
@@ -61,14 +60,13 @@ enum NetworkCameraSource {
     }
 
     /// The bin's "sound" pad, whatever the stream's sound turns out to be: returns where it goes in.
-    /// The camera's delay places its sound earlier as it does its pictures, so the two stay as the
-    /// camera sent them (measured with the sync camera served: with its pictures alone placed earlier by
-    /// its 87 ms, its beeps were 64 ms after its flashes and 91 ms after pipcam's own).
-    private static func addSoundPad(to bin: Bin, name: String, delay: Duration) throws -> Pad {
+    /// The camera's delay places its sound earlier as it does its pictures (`DelayLines`), so the two
+    /// stay as the camera sent them (measured with the sync camera served: with its pictures alone
+    /// placed earlier by its 87 ms, its beeps were 64 ms after its flashes and 91 ms after pipcam's own).
+    private static func addSoundPad(to bin: Bin, name: String) throws -> Pad {
         let sound = try ElementFactory.audioconvert.make(name: "\(name)-sound")
         try bin.add([sound])
         try bin.exposePad(try sound.staticPad("src"), as: "sound")
-        if delay > .zero { try bin.staticPad("sound").placeEarlier(by: delay) }
         return try sound.staticPad("sink")
     }
 

@@ -5,9 +5,11 @@ import GStreamer
 /// its packets (the file's muxer today). Encoded streams must never lose data; the queue absorbs the
 /// encoder's bursts.
 enum Encoders {
-    private static let muxQueue: [(String, PropertyValue)] = [
-        ("max-size-buffers", .uint(0)), ("max-size-bytes", .uint(0)), ("max-size-time", .uint(3_000_000_000)),
-    ]
+    /// Three seconds of encoded packets, and a network camera's `delay` more: a track that does not wait
+    /// for the camera (a camera's own) is that far ahead of the picture and the mix, which do.
+    private static func muxQueue(_ plan: GraphPlan) -> [(String, PropertyValue)] {
+        [("max-size-buffers", .uint(0)), ("max-size-bytes", .uint(0)), ("max-size-time", ProgramStage.latency(.seconds(3), in: plan))]
+    }
 
     /// Returns the first and last element of encoder → parser → queue. The encoded frames also go to
     /// `taps` (the live photos' ring, the streams): references to the same buffers, no copy, no second
@@ -19,7 +21,7 @@ enum Encoders {
         let encoder = plan.add("\(prefix)-encode", factory, properties)
         plan.encoders.append(ElementHandle(encoder))
         let parse = plan.add("\(prefix)-parse", .h264parse)
-        let queue = plan.add("\(prefix)-mux-queue", .queue, muxQueue)
+        let queue = plan.add("\(prefix)-mux-queue", .queue, muxQueue(plan))
         plan.link(encoder, to: parse)
         plan.fanOut(from: parse, to: [queue] + taps, tee: "\(prefix)-tee")
         return (encoder, queue)
@@ -31,7 +33,7 @@ enum Encoders {
         let convert = plan.add("\(prefix)-convert", .audioconvert)
         let encoder = plan.add("\(prefix)-encode", .opusenc, [("bitrate", .int(Int64(movie.audioBitrate * 1000)))])
         plan.encoders.append(ElementHandle(encoder))
-        let queue = plan.add("\(prefix)-mux-queue", .queue, muxQueue)
+        let queue = plan.add("\(prefix)-mux-queue", .queue, muxQueue(plan))
         plan.chain([upstream].compactMap { $0 } + [convert, encoder, queue])
         return (convert, queue)
     }

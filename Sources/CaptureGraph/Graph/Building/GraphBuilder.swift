@@ -88,6 +88,7 @@ struct GraphBuilder {
         let picture = Picture(composed: composed, regions: regions, modes: modes, rate: rate)
         plan.outputSize = size
         plan.frameRate = rate
+        plan.placedEarlier = DelayLines.longest(in: configuration)
         var file = configuration.movieFile.map { MovieFilePart(configuration: configuration, movie: $0) }
         for (index, input) in configuration.inputs.enumerated() where input.device.isCamera {
             addCamera(input, index: index, picture: picture, file: &file)
@@ -100,6 +101,7 @@ struct GraphBuilder {
         file?.addMix(to: &plan)
         if configuration.replay == .fast { plan.makeQueuesWait() }
         file?.addWriter(to: &plan)
+        if plan.placedEarlier > .zero { plan.startSinksWithoutData() }
     }
 
     /// A camera's source, then a branch for each of its connections (queue, switch, flip), teed, and each
@@ -120,7 +122,9 @@ struct GraphBuilder {
             let branch = "\(prefix)-\(connection.outputID)"
             let tap = configuration.videoDataOutputs.first { $0.id == connection.outputID }
             let buffers = tap?.alwaysDiscardsLateVideoFrames == false ? DataDelivery<VideoDataFrame>.backlog : Self.cameraQueueFrames
-            let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: buffers))
+            let queue = connection.outputID == file?.movie.id
+                ? DelayLines.addQueue("\(branch)-queue", carrying: input, usual: Self.leakyQueue(buffers: buffers), configuration, to: &plan)
+                : plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: buffers))
             let valve = plan.add("\(branch)-valve", .valve, valve(connection))
             let flip = plan.add("\(branch)-flip", .videoflip, Self.flip(connection))
             plan.chain([queue, valve, flip])
@@ -142,7 +146,9 @@ struct GraphBuilder {
         // and its slate are not pictures the camera sent.
         let counted = plan[input: input.id].kept?.frames ?? ElementHandle(captured)
         plan[input: input.id].taps = .init(inputID: input.id, captured: counted, delivered: deliveredTap.map { ElementHandle($0.0) },
-                                           deliveredPad: deliveredTap?.1, framesOnTheWay: queues * (Self.cameraQueueFrames + 1))
+                                           deliveredPad: deliveredTap?.1,
+                                           framesOnTheWay: queues * (Self.cameraQueueFrames + 1) + DelayLines.heldFrames(of: input, rate: mode.frameRate, configuration, plan: plan),
+                                           countedFrom: DelayLines.delay(of: input, in: configuration))
     }
 
     /// The end of the name of the meter a microphone's sound passes before its stages.
@@ -165,7 +171,9 @@ struct GraphBuilder {
         // connection's.
         let rawTrack = input.sound.ownTrack == .raw && file?.hasOwnTracks == true
             && connections.contains { $0.outputID == file?.movie.id }
-        let rawQueue = rawTrack ? plan.add("\(prefix)-raw-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers)) : nil
+        let rawQueue = rawTrack
+            ? DelayLines.addQueue("\(prefix)-raw-queue", carrying: input, usual: Self.leakyQueue(buffers: Self.microphoneQueueBuffers), configuration, to: &plan)
+            : nil
         plan.fanOut(from: inputLevel, to: [stages.first] + (rawQueue.map { [$0] } ?? []), tee: "\(prefix)-raw-tee")
         // The meter: the sound's peak and loudness ten times a second, as it is recorded.
         let captured = plan.add("\(prefix)-level", .level, [("interval", .uint(SoundLevel.intervalNanoseconds))])
@@ -178,7 +186,10 @@ struct GraphBuilder {
                 heads.append(plan.addDiscard("\(branch)-discard"))
                 continue
             }
-            let queue = plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: Self.microphoneQueueBuffers))
+            let usual = Self.leakyQueue(buffers: Self.microphoneQueueBuffers)
+            let queue = connection.outputID == file?.movie.id
+                ? DelayLines.addQueue("\(branch)-queue", carrying: input, usual: usual, configuration, to: &plan)
+                : plan.add("\(branch)-queue", .queue, usual)
             let valve = plan.add("\(branch)-valve", .valve, valve(connection))
             plan.link(queue, to: valve)
             heads.append(queue)

@@ -75,7 +75,7 @@ struct MovieFilePart {
                 trackQueue = plan.add("\(branch)-track-queue", .queue, queue)
                 plan.fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
             }
-            let pace = plan.add("\(branch)-track-pace", .audiomixer, ProgramStage.mixerLatency)
+            let pace = plan.add("\(branch)-track-pace", .audiomixer, ProgramStage.mixerLatency(plan))
             plan.link(trackQueue, to: pace, "sink_0", timeOffset: offset)
             let encoded = Encoders.addSound(movie, prefix: "\(branch)-track", after: pace, to: &plan)
             sound.append(encoded.last)

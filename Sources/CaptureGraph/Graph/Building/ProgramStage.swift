@@ -7,19 +7,29 @@ import GStreamer
 /// the streams (`StreamPart`) take the same encoded buffers through tees.
 enum ProgramStage {
     /// How late a microphone's audio may arrive before the mixer fills in silence. Sound cards deliver
-    /// in bursts, and more so on a loaded machine; half a second costs nothing in a recording.
-    static let mixerLatency: [(String, PropertyValue)] = [("latency", .uint(500_000_000))]
+    /// in bursts, and more so on a loaded machine; half a second costs nothing in a recording. A network
+    /// camera's `delay` more: the sound waits for its pictures, as the picture does (`compositor`).
+    static func mixerLatency(_ plan: GraphPlan) -> [(String, PropertyValue)] {
+        [("latency", latency(.milliseconds(500), in: plan))]
+    }
+
+    /// A live aggregator's `latency`: `base`, and a network camera's `delay` more (`GraphPlan.placedEarlier`).
+    static func latency(_ base: Duration, in plan: GraphPlan) -> PropertyValue {
+        DelayLines.clockTime(base + plan.placedEarlier)
+    }
 
     /// The picture's compositor.
     static func compositor(_ plan: inout GraphPlan) -> String {
         if let name = plan.compositor?.name { return name }
         // Waiting up to 100 ms for a late camera frame keeps a busy machine from composing pictures
-        // without it (a black or frozen region); a recording does not mind the delay.
+        // without it (a black or frozen region); a recording does not mind the delay. A network camera's
+        // pictures are placed earlier than they arrive (`delay:`, `DelayLines`): it waits that much more.
         // The picture starts with the first camera frame: composed before any camera has one, its caps
         // are renegotiated when the cameras arrive and its timestamps restart, so the encoder stamps a
         // picture twice, the muxer drops it, and the file is broken up to the next key frame.
         let compositor = plan.shared { $0.add("picture", .compositor, [
-            ("background", .string("black")), ("latency", .uint(100_000_000)), ("start-time-selection", .string("first")),
+            ("background", .string("black")), ("latency", latency(.milliseconds(100), in: $0)),
+            ("start-time-selection", .string("first")),
         ]) }
         plan.compositor = ElementHandle(compositor)
         return compositor
@@ -28,7 +38,7 @@ enum ProgramStage {
     /// The sound's mixer.
     static func mixer(_ plan: inout GraphPlan) -> String {
         if let name = plan.mixerName { return name }
-        plan.mixerName = plan.shared { $0.add("mix", .audiomixer, mixerLatency) }
+        plan.mixerName = plan.shared { $0.add("mix", .audiomixer, mixerLatency($0)) }
         return plan.mixerName!
     }
 

@@ -31,7 +31,7 @@ package final class GraphCounters: @unchecked Sendable {
         self.pipeline = pipeline
         self.isRunning = isRunning
         for tap in plan.cameraTaps {
-            captured[tap.inputID] = try count(at: pipeline[tap.captured]?.staticPad("sink"))
+            captured[tap.inputID] = try count(at: pipeline[tap.captured]?.staticPad("sink"), from: tap.countedFrom)
             if let element = tap.delivered, let padName = tap.deliveredPad {
                 delivered[tap.inputID] = try count(at: pipeline[element]?.staticPad(padName))
             }
@@ -43,10 +43,11 @@ package final class GraphCounters: @unchecked Sendable {
         }
     }
 
-    private func count(at pad: Pad?) -> FrameCounter {
+    private func count(at pad: Pad?, from start: Duration = .zero) -> FrameCounter {
         let counter = FrameCounter()
         pad?.addBufferProbe { [fileLimit] time in
             if let time, let limit = fileLimit.value, time >= limit { return .pass }
+            if let time, time < start { return .pass }
             counter.bump(time)
             return .pass
         }
