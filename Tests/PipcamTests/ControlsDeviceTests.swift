@@ -87,9 +87,9 @@ final class ControlsDeviceTests: XCTestCase {
             Self.send(#"{"command":"controls","camera":"right"}"#) + " > $folder/listing.txt",
             "sleep 1.5",
             "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind", "sleep 1", "echo vivid.0 > /sys/bus/platform/drivers/vivid/bind",
-            // Stopped two seconds after both cameras are back, however long that takes.
+            // Stopped three seconds after both cameras are back, however long that takes.
             "until [ \"$(cat $folder/events.jsonl | grep -c interruption-ended)\" -ge 2 ]; do kill -0 $pid; sleep 0.1; done",
-            "sleep 2",
+            "sleep 3",
         ])
         let answer = try XCTUnwrap(try StrictJSON.parseLines(try String(contentsOfFile: "\(folder)/answer.txt", encoding: .utf8)).first as? [String: Any])
         XCTAssertEqual(answer["ok"] as? Bool, true, "\(answer)")
@@ -150,8 +150,10 @@ final class ControlsDeviceTests: XCTestCase {
         // Up to the last pictures: at Ctrl-C each camera's stream ends on its own, and the very last picture
         // may come after one camera's last frame (its place black then).
         let end = try XCTUnwrap(left.last?.time) - 0.2
-        XCTAssertEqual(try mean(left, (back + 0.5)...end), leftBefore, accuracy: 6, "the left camera's description setting is back")
-        XCTAssertEqual(try mean(right, (back + 0.5)...end), rightAfter, accuracy: 6, "the right camera's live setting is back")
+        // From a second after the return is reported: the slate's pictures already past the switch still
+        // reach the picture after it (0.77 s once, in a VM at nominal speed dropping 60 % of the frames).
+        XCTAssertEqual(try mean(left, (back + 1)...end), leftBefore, accuracy: 6, "the left camera's description setting is back")
+        XCTAssertEqual(try mean(right, (back + 1)...end), rightAfter, accuracy: 6, "the right camera's live setting is back")
         print(String(format: "controls: left %.1f right %.1f before, right %.1f after the change at %.2f s; lost %.2f s, back %.2f s",
                      leftBefore, rightBefore, rightAfter, changed, lost, back))
     }
