@@ -18,6 +18,18 @@ final class Namespaces: @unchecked Sendable {
         made = []
     }
 
+    /// A veth pair whose ends are `first` in `firstNamespace` and `second` in `secondNamespace`, up, with
+    /// `firstAddress` (a CIDR) on the first end and `secondAddress` on the second when given.
+    static func link(_ first: String, in firstNamespace: String, address firstAddress: String?,
+                     to second: String, in secondNamespace: String, address secondAddress: String?) throws {
+        try ip(["link", "add", first, "type", "veth", "peer", "name", second])
+        for (end, namespace, address) in [(first, firstNamespace, firstAddress), (second, secondNamespace, secondAddress)] {
+            try ip(["link", "set", end, "netns", namespace])
+            if let address { try ip(["-n", namespace, "addr", "add", address, "dev", end]) }
+            try ip(["-n", namespace, "link", "set", end, "up"])
+        }
+    }
+
     /// Runs `ip`; throws with what it said when it fails.
     static func ip(_ arguments: [String]) throws {
         let result = try Command.run(["ip"] + arguments)
@@ -48,20 +60,14 @@ public final class TestNetwork: @unchecked Sendable {
 
     /// The hub and `count` rigs; throws, with what `ip` said, when they cannot be made (not root).
     public init(rigs count: Int) throws {
-        let tag = Namespaces.tag, ip = Namespaces.ip
+        let tag = Namespaces.tag
         hub = "\(tag)h"
         do {
             try namespaces.add(hub)
             for number in 1...count {
                 let namespace = "\(tag)r\(number)", hubSide = "\(tag)a\(number)", rigSide = "\(tag)b\(number)"
                 try namespaces.add(namespace)
-                try ip(["link", "add", hubSide, "type", "veth", "peer", "name", rigSide])
-                try ip(["link", "set", hubSide, "netns", hub])
-                try ip(["link", "set", rigSide, "netns", namespace])
-                try ip(["-n", hub, "addr", "add", "10.231.\(number).1/30", "dev", hubSide])
-                try ip(["-n", hub, "link", "set", hubSide, "up"])
-                try ip(["-n", namespace, "addr", "add", "10.231.\(number).2/30", "dev", rigSide])
-                try ip(["-n", namespace, "link", "set", rigSide, "up"])
+                try Namespaces.link(hubSide, in: hub, address: "10.231.\(number).1/30", to: rigSide, in: namespace, address: "10.231.\(number).2/30")
                 rigs.append(Rig(namespace: namespace, address: "10.231.\(number).2", hubAddress: "10.231.\(number).1"))
             }
         } catch {
@@ -96,12 +102,7 @@ public final class BlackHole: @unchecked Sendable {
         do {
             try namespaces.add(namespace)
             try namespaces.add(void)
-            try ip(["link", "add", here, "type", "veth", "peer", "name", there])
-            try ip(["link", "set", here, "netns", namespace])
-            try ip(["link", "set", there, "netns", void])
-            try ip(["-n", namespace, "addr", "add", "10.231.250.2/24", "dev", here])
-            try ip(["-n", namespace, "link", "set", here, "up"])
-            try ip(["-n", void, "link", "set", there, "up"])
+            try Namespaces.link(here, in: namespace, address: "10.231.250.2/24", to: there, in: void, address: nil)
             try ip(["-n", namespace, "neigh", "add", address, "lladdr", "02:00:00:00:fa:01", "dev", here, "nud", "permanent"])
         } catch {
             remove()
