@@ -22,12 +22,13 @@ enum DelayLines {
         configuration.inputs.map { delay(of: $0, in: configuration) }.max() ?? .zero
     }
 
-    /// The queue an input's branch into the file begins with. With no input delayed, it has `usual`'s
-    /// properties. Else it holds the longest delay less the input's own, a second more before it lets the
-    /// oldest go, and what leaves it is placed earlier by the input's own delay (`Pad.placeEarlier`).
-    static func addQueue(_ name: String, carrying input: DeviceInput, usual: [(String, PropertyValue)],
+    /// The queue an input's branch begins with. Into another output than the file, or with no input
+    /// delayed, it has `usual`'s properties. Else it holds the longest delay less the input's own, a
+    /// second more before it lets the oldest go, and what leaves it is placed earlier by the input's own
+    /// delay (`Pad.placeEarlier`).
+    static func addQueue(_ name: String, carrying input: DeviceInput, intoFile: Bool, usual: [(String, PropertyValue)],
                          _ configuration: SessionConfiguration, to plan: inout GraphPlan) -> String {
-        guard plan.placedEarlier > .zero else { return plan.add(name, .queue, usual) }
+        guard intoFile, plan.placedEarlier > .zero else { return plan.add(name, .queue, usual) }
         let own = delay(of: input, in: configuration)
         let held = plan.placedEarlier - own
         let queue = plan.add(name, .queue, [

@@ -122,9 +122,8 @@ struct GraphBuilder {
             let branch = "\(prefix)-\(connection.outputID)"
             let tap = configuration.videoDataOutputs.first { $0.id == connection.outputID }
             let buffers = tap?.alwaysDiscardsLateVideoFrames == false ? DataDelivery<VideoDataFrame>.backlog : Self.cameraQueueFrames
-            let queue = connection.outputID == file?.movie.id
-                ? DelayLines.addQueue("\(branch)-queue", carrying: input, usual: Self.leakyQueue(buffers: buffers), configuration, to: &plan)
-                : plan.add("\(branch)-queue", .queue, Self.leakyQueue(buffers: buffers))
+            let queue = DelayLines.addQueue("\(branch)-queue", carrying: input, intoFile: connection.outputID == file?.movie.id,
+                                            usual: Self.leakyQueue(buffers: buffers), configuration, to: &plan)
             let valve = plan.add("\(branch)-valve", .valve, valve(connection))
             let flip = plan.add("\(branch)-flip", .videoflip, Self.flip(connection))
             plan.chain([queue, valve, flip])
@@ -172,7 +171,8 @@ struct GraphBuilder {
         let rawTrack = input.sound.ownTrack == .raw && file?.hasOwnTracks == true
             && connections.contains { $0.outputID == file?.movie.id }
         let rawQueue = rawTrack
-            ? DelayLines.addQueue("\(prefix)-raw-queue", carrying: input, usual: Self.leakyQueue(buffers: Self.microphoneQueueBuffers), configuration, to: &plan)
+            ? DelayLines.addQueue("\(prefix)-raw-queue", carrying: input, intoFile: true, usual: Self.leakyQueue(buffers: Self.microphoneQueueBuffers),
+                                  configuration, to: &plan)
             : nil
         plan.fanOut(from: inputLevel, to: [stages.first] + (rawQueue.map { [$0] } ?? []), tee: "\(prefix)-raw-tee")
         // The meter: the sound's peak and loudness ten times a second, as it is recorded.
@@ -186,10 +186,8 @@ struct GraphBuilder {
                 heads.append(plan.addDiscard("\(branch)-discard"))
                 continue
             }
-            let usual = Self.leakyQueue(buffers: Self.microphoneQueueBuffers)
-            let queue = connection.outputID == file?.movie.id
-                ? DelayLines.addQueue("\(branch)-queue", carrying: input, usual: usual, configuration, to: &plan)
-                : plan.add("\(branch)-queue", .queue, usual)
+            let queue = DelayLines.addQueue("\(branch)-queue", carrying: input, intoFile: connection.outputID == file?.movie.id,
+                                            usual: Self.leakyQueue(buffers: Self.microphoneQueueBuffers), configuration, to: &plan)
             let valve = plan.add("\(branch)-valve", .valve, valve(connection))
             plan.link(queue, to: valve)
             heads.append(queue)
