@@ -168,9 +168,9 @@ final class DeviceLossTests: XCTestCase {
         }
     }
 
-    /// The pictures the summary says were dropped because encoding could not keep up.
+    /// The pictures the summary says were dropped because the machine could not keep up.
     private static func reportedDroppedPictures(in log: String) -> Int {
-        let line = log.split(separator: "\n").first { $0.hasSuffix("pictures dropped: encoding could not keep up") }
+        let line = log.split(separator: "\n").first { $0.hasSuffix("pictures dropped: the machine could not keep up") }
         return line.flatMap { Int($0.split(separator: " ").first ?? "") } ?? 0
     }
 

@@ -68,7 +68,7 @@ package final class RunningGraph: @unchecked Sendable {
         let (started, stopped) = (started, stopped)
         counters = try GraphCounters(plan: plan, pipeline: pipeline) { started.value && !stopped.value }
         writer = try FileWriter(plan: plan, configuration: configuration, pipeline: pipeline, counters: counters)
-        pacing = try PicturePacing(plan: plan, configuration: configuration, pipeline: pipeline, skipped: counters.skipped)
+        pacing = try PicturePacing(plan: plan, configuration: configuration, pipeline: pipeline, skipped: counters.skipped, late: counters.late)
         deliveries = DataDeliveries(plan: plan, configuration: configuration, pipeline: pipeline)
         streams = configuration.streams.isEmpty ? nil : try StreamWriter(plan: plan, configuration: configuration, pipeline: pipeline)
         chapters = ChapterKeeper(plan: plan, pipeline: pipeline, writer: writer, streams: streams)

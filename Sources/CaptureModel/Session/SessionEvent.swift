@@ -124,7 +124,7 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         for marker in markers { lines.append("  marker at \(Self.clock(marker.time)): \(marker.title)") }
         if let uploads { lines.append("  \(uploads.text)") }
         if pauses > 0 { lines.append("  paused \(pauses == 1 ? "once" : "\(pauses) times"), \(Self.seconds(pausedTime)) left out") }
-        if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: encoding could not keep up") }
+        if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: the machine could not keep up") }
         if deletedParts > 0 { lines.append("  \(deletedParts) older parts deleted, as keep asks") }
         if let fileSize { lines.append("  \(parts.count > 1 ? "size of the parts" : "file size"): \(Self.bytes(fileSize))") }
         lines += streams.map(\.line)

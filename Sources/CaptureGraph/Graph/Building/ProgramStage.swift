@@ -28,11 +28,17 @@ enum ProgramStage {
         // are renegotiated when the cameras arrive and its timestamps restart, so the encoder stamps a
         // picture twice, the muxer drops it, and the file is broken up to the next key frame.
         let compositor = plan.shared { $0.add("picture", .compositor, [
-            ("background", .string("black")), ("latency", latency(.milliseconds(100), in: $0)),
+            ("background", .string("black")), ("latency", DelayLines.clockTime(compositorLatency($0))),
             ("start-time-selection", .string("first")),
         ]) }
         plan.compositor = ElementHandle(compositor)
         return compositor
+    }
+
+    /// How long the compositor waits for a late camera frame: how far behind the clock a picture is
+    /// composed when the machine keeps up (`PictureDeadline`).
+    static func compositorLatency(_ plan: GraphPlan) -> Duration {
+        .milliseconds(100) + plan.placedEarlier
     }
 
     /// The sound's mixer.

@@ -3,9 +3,10 @@ import GStreamer
 import Locking
 
 /// Every frame count of a running graph, in one place: each camera's frames as captured and as they
-/// reach the picture, the composed pictures before and after the queue that drops them when encoding
-/// falls behind, the pictures skipped under a throttle rung, and those written. Every total a user reads
-/// (the status line, the events file, the summary) is made from them, and none goes down.
+/// reach the picture, the pictures the compositor was too late for, the composed pictures before and
+/// after the queue that drops them when encoding falls behind, the pictures skipped under a throttle
+/// rung, and those written. Every total a user reads (the status line, the events file, the summary) is
+/// made from them, and none goes down.
 package final class GraphCounters: @unchecked Sendable {
     private let plan: GraphPlan
     private let pipeline: Pipeline
@@ -17,6 +18,8 @@ package final class GraphCounters: @unchecked Sendable {
     private let composed = FrameCounter(), encoded = FrameCounter()
     /// Pictures skipped on purpose under a throttle rung (not drops: the rung lowered the rate).
     package let skipped = FrameCounter()
+    /// Pictures the compositor was too late for, and never composed (`PictureDeadline`): dropped.
+    let late = FrameCounter()
     /// The highest dropped total reported so far (see `droppedTotal`).
     private let droppedHighest = Locked(0)
     /// Where a timed recording cuts every track (`FileWriter.watch`): a camera's frames from there on are
@@ -76,7 +79,8 @@ package final class GraphCounters: @unchecked Sendable {
         }
     }
 
-    /// Pictures dropped before encoding so far. Those still waiting in the queue are not: counted as
+    /// Pictures dropped so far: never composed, the compositor being too late for them, or composed and
+    /// dropped before encoding. Those still waiting in the queue are not: counted as
     /// dropped, they made a recording that keeps up look like it loses frames whenever it is sampled.
     /// Read in the order pictures flow, so a picture moving on meanwhile is never counted as lost; while
     /// running, one picture can be between a counter and the queue at each end, in neither count yet.
@@ -84,7 +88,7 @@ package final class GraphCounters: @unchecked Sendable {
         let offered = composed.value
         let waiting = pictureQueueLevel?.level ?? 0
         let inHand = isRunning() ? 2 : 0
-        return max(0, offered - waiting - encoded.value - inHand)
+        return late.value + max(0, offered - waiting - encoded.value - inHand)
     }
 
     /// Frames offered to the picture and lost on the way (by cameras' queues, and before encoding).

@@ -4,11 +4,12 @@ import Locking
 
 /// When the composed picture starts and at what pace it goes on: held back until every camera has a
 /// frame in it (`PictureStartGate`), each camera's frames and the picture put on the frame grid, and
-/// pictures beyond a throttle rung's rate skipped before the encoder (`PictureRateLimiter`).
+/// pictures beyond a throttle rung's rate skipped before the encoder (`PictureRateLimiter`), and those
+/// the compositor is too late for never composed (`PictureDeadline`).
 final class PicturePacing: Sendable {
     private let limiter: Locked<PictureRateLimiter>?
 
-    init(plan: GraphPlan, configuration: SessionConfiguration, pipeline: Pipeline, skipped: FrameCounter) throws {
+    init(plan: GraphPlan, configuration: SessionConfiguration, pipeline: Pipeline, skipped: FrameCounter, late: FrameCounter) throws {
         if configuration.replay != .fast {
             for (handle, rate) in plan.trackGrids { try pipeline[handle]?.staticPad("src").putFramesOnGrid(rate: Fraction(rate: rate)) }
         }
@@ -25,11 +26,19 @@ final class PicturePacing: Sendable {
         self.limiter = limiter
         let upstream = try caps.staticPad("sink")
         try caps.staticPad("src").alignToFrameGrid(rate: Fraction(rate: plan.frameRate))
+        // A fast replay's pictures keep to no clock.
+        let deadline = configuration.replay == .fast ? nil
+            : Locked(PictureDeadline(configuredRate: plan.frameRate, allowance: ProgramStage.compositorLatency(plan)))
         try caps.staticPad("src").addBufferProbe { time in
             guard let time else { return .pass }
+            let lateness = deadline.flatMap { deadline in pipeline.runningTime.map { now in deadline.withValue { $0.decide(time, now: now) } } }
+            let dropped = lateness?.dropped ?? 0
+            for _ in 0..<dropped { late.bump(nil) }
             let decision = limiter.withValue { $0.decide(time) }
-            for _ in 0..<decision.missing { skipped.bump(nil) }
-            if let until = decision.skipBefore { upstream.requestNoPicturesBefore(until, now: time) }
+            for _ in 0..<max(0, decision.missing - dropped) { skipped.bump(nil) }
+            if let until = [decision.skipBefore, lateness?.skipBefore].compactMap({ $0 }).max() {
+                upstream.requestNoPicturesBefore(until, now: time)
+            }
             if decision.keep { return .pass }
             skipped.bump(time)
             return .drop
