@@ -177,6 +177,7 @@ package final class RunningGraph: @unchecked Sendable {
 
     /// Ends every source branch from just downstream of the source (`SourceEnds`).
     func endAllSourcesFromDownstream() {
+        pacing.finish()
         keepHeldPictures()
         SourceEnds.send(plan: plan, pipeline: pipeline, keepers: keepers)
     }

@@ -8,6 +8,8 @@ import Locking
 /// the compositor is too late for never composed (`PictureDeadline`).
 final class PicturePacing: Sendable {
     private let limiter: Locked<PictureRateLimiter>?
+    /// The recording is ending: every picture still to come is composed, however late (`finish`).
+    private let ending = Locked(false)
 
     init(plan: GraphPlan, configuration: SessionConfiguration, pipeline: Pipeline, skipped: FrameCounter, late: FrameCounter) throws {
         if configuration.replay != .fast {
@@ -29,9 +31,10 @@ final class PicturePacing: Sendable {
         // A fast replay's pictures keep to no clock.
         let deadline = configuration.replay == .fast ? nil
             : Locked(PictureDeadline(configuredRate: plan.frameRate, allowance: ProgramStage.compositorLatency(plan)))
-        try caps.staticPad("src").addBufferProbe { time in
+        try caps.staticPad("src").addBufferProbe { [ending] time in
             guard let time else { return .pass }
-            let lateness = deadline.flatMap { deadline in pipeline.runningTime.map { now in deadline.withValue { $0.decide(time, now: now) } } }
+            let lateness = ending.value ? nil
+                : deadline.flatMap { deadline in pipeline.runningTime.map { now in deadline.withValue { $0.decide(time, now: now) } } }
             let dropped = lateness?.dropped ?? 0
             for _ in 0..<dropped { late.bump(nil) }
             let decision = limiter.withValue { $0.decide(time) }
@@ -71,6 +74,12 @@ final class PicturePacing: Sendable {
             let admitted = start.withValue { $0.admits(pictureAt: time, everyCameraShown: inputs.allSatisfy(\.hasFrameInLastPicture)) }
             return admitted ? .remove : .drop
         }
+    }
+
+    /// The recording's end is on its way: the pictures still to come are its last, and each reaches the
+    /// file however late it is composed, so that the picture lasts as long as the sound.
+    func finish() {
+        ending.withValue { $0 = true }
     }
 
     /// Limits the pictures that reach the encoder to `rate` per second; nil lifts the limit.
