@@ -174,11 +174,12 @@ final class DeviceLossTests: XCTestCase {
         return line.flatMap { Int($0.split(separator: " ").first ?? "") } ?? 0
     }
 
-    /// Frames whose `region` is the slate (dimmed well below the live camera), as times.
-    private func slateTimes(_ path: String, region: (x: Int, y: Int, width: Int, height: Int) = inset) throws -> (slate: [Double], liveLuma: Double) {
+    /// Frames whose `region` is the slate (dimmed well below the live camera), as times, and every picture's time.
+    private func slateTimes(_ path: String, region: (x: Int, y: Int, width: Int, height: Int) = inset) throws
+        -> (slate: [Double], liveLuma: Double, pictures: [Double]) {
         let series = try RegionLuma.series(path: path, x: region.x, y: region.y, width: region.width, height: region.height)
         let live = series.map(\.luma).sorted()[series.count * 3 / 4]
-        return (series.filter { $0.luma < live - 25 }.map(\.time), live)
+        return (series.filter { $0.luma < live - 25 }.map(\.time), live, series.map(\.time))
     }
 
     /// The slate shows after the loss and before the return, in the camera's place: soon after the loss
@@ -190,13 +191,18 @@ final class DeviceLossTests: XCTestCase {
     private func assertSlateShown(in run: Recorded, from lost: Double, to back: Double, region: (x: Int, y: Int, width: Int, height: Int) = inset,
                                   otherCameraStill: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         let path = "\(run.folder)/out.mkv"
-        let (shown, live) = try slateTimes(path, region: region)
+        let (shown, live, pictures) = try slateTimes(path, region: region)
         let slate = shown.filter(run.isBeforeTheStop)
         let first = try XCTUnwrap(slate.first, "the slate shows (live inset luma \(live))", file: file, line: line)
         let last = try XCTUnwrap(slate.last, file: file, line: line)
         XCTAssertGreaterThanOrEqual(first, lost - 0.2, "no slate before the loss", file: file, line: line)
         XCTAssertLessThan(first, back, "the slate before the return", file: file, line: line)
-        XCTAssertLessThanOrEqual(first - lost, run.scaled(0.5) + 1.0 / 15,
+        // A machine that cannot keep up drops pictures, and says so (`assertWholeFile`): at a slowness of
+        // 2.08 the file kept 55 pictures of 31 s, none from 11.9 s to 14.6 s. The slate is then due in the
+        // first picture the file has once it is due.
+        let due = lost + run.scaled(0.5) + 1.0 / 15
+        let firstPictureOnceDue = pictures.first { $0 >= due } ?? due
+        XCTAssertLessThanOrEqual(first, max(due, firstPictureOnceDue),
                                  "the slate shows soon after the loss at \(lost) (VM slowness \(run.pace))", file: file, line: line)
         XCTAssertLessThanOrEqual(abs(last - back), run.scaled(2.5), "the camera is back soon after the return is reported at \(back)", file: file, line: line)
         guard otherCameraStill else { return }
