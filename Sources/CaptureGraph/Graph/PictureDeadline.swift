@@ -36,7 +36,7 @@ struct PictureDeadline: Sendable {
         defer { last = time }
         var decision = Decision(dropped: 0, skipBefore: nil)
         if let last, let until = skippingBefore, until > last {
-            let missing = max(0, Int(((time - last) / frame).rounded()) - 1)
+            let missing = PictureRateLimiter.gridPictures(between: last, and: time, frame: frame)
             let beforeUntil = max(0, Int(((until - last) / frame - 0.01).rounded(.up)) - 1)
             decision.dropped = min(missing, beforeUntil)
         }

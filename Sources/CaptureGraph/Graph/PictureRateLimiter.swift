@@ -28,10 +28,16 @@ struct PictureRateLimiter: Sendable {
     mutating func decide(_ time: Duration) -> Decision {
         defer { last = time }
         guard let rate else { return Decision(keep: true, missing: 0, skipBefore: nil) }
-        let missing = last.map { max(0, Int(((time - $0) / frame).rounded()) - 1) } ?? 0
+        let missing = last.map { Self.gridPictures(between: $0, and: time, frame: frame) } ?? 0
         guard time >= keptFrom else { return Decision(keep: false, missing: missing, skipBefore: nil) }
         next = max(next + .seconds(1 / rate), time)
         return Decision(keep: true, missing: missing, skipBefore: keptFrom)
+    }
+
+    /// The grid pictures of `frame` that fit between a picture at `first` and one at `next`: those a gap
+    /// between the two left out.
+    static func gridPictures(between first: Duration, and next: Duration, frame: Duration) -> Int {
+        max(0, Int(((next - first) / frame).rounded()) - 1)
     }
 
     /// A picture is kept from half a grid frame before its turn, so jitter never skips two in a row.
