@@ -35,7 +35,8 @@ final class NetworkCameraTests: XCTestCase {
     /// states its delay; given as `delay:`, pipcam places the pictures back. Without it they were 90 to
     /// 104 ms after the sound. The camera beeps with its flashes, and its sound, recorded as a second
     /// microphone, is placed back by the same delay: within a picture of pipcam's own beeps (without
-    /// it, 91 ms after them).
+    /// it, 91 ms after them). The camera sends its sender reports from the start, as RFC 6051 asks: a
+    /// receiver has the two in step only from the first (`rtsp-camera.py`).
     func testAnRTSPSyncCamerasFlashesAreWithinAPictureOfTheLocalMicrophonesBeeps() throws {
         let folder = try Paths.scratch("network-sync")
         let camera = try NetworkCameraServer(.rtsp(pattern: "sync", credentials: nil))

@@ -11,7 +11,7 @@ PATTERN is a videotestsrc pattern, or "sync": pipcam's sync camera, served. Blac
 100 ms of each second of the system's monotonic clock (the clock pipcam's pipelines run on too), each
 picture as bright as the share of its time that falls in a flash, so a recording can measure where
 pipcam placed a network camera's pictures against its own sync microphone's beeps. Its sound beeps
-(1 kHz) with the flashes instead of the tone, to 5 ms.
+(1 kHz) with the flashes instead of the tone, to 5 ms, and it sends its sender reports from the start.
 """
 import sys
 
@@ -70,7 +70,18 @@ def sound_next_piece(pad, info, sound):
     return Gst.PadProbeReturn.OK
 
 
+def report_clocks_soon(media):
+    """Sender reports from the start, as RFC 6051 asks: they tell a receiver how the camera's pictures
+    and sound relate, and until the first the two are placed as they arrive. At the server's usual 5 s
+    interval the first came 2.3 to 3.3 s in, and the sync camera's flashes before it were a picture
+    further from their beeps (+86 to +100 ms) than those after (+23 to +33 ms)."""
+    for index in range(media.n_streams()):
+        session = media.get_stream(index).get_rtpsession()
+        session.set_property("rtcp-min-interval", 500 * Gst.MSECOND)
+
+
 def media_configured(factory, media):
+    media.connect("prepared", report_clocks_soon)
     camera = media.get_element().get_by_name("camera")
     camera.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, light_next_picture, camera)
     sound = media.get_element().get_by_name("sound")
