@@ -33,10 +33,13 @@ let package = Package(
         // The one element pipcam adds to GStreamer, in C: MJPEG decoded at 1/2, 1/4 or 1/8 of its size through
         // libjpeg-turbo's scaled inverse DCT, for a camera shown smaller than it sends.
         .target(name: "CScaledJPEG", dependencies: ["CGStreamer"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // pipcam's own logic in C: the pad probes that run for every buffer (frame grid, pause gate, sync
+        // signals, timing) and their state. `make sanitize` builds and tests it under ASan and UBSan.
+        .target(name: "CPipcamGst", dependencies: ["CGStreamer"], linkerSettings: [.linkedLibrary("m")]),
         // Shared state behind a lock, and blocking waits kept off Swift's cooperative threads: used by every layer.
         .target(name: "Locking"),
         // Layer 2: a thin, safe Swift wrapper of GStreamer, and of the desktop portal that hands it a screen.
-        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGio", "CScaledJPEG", "Locking"]),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGio", "CPipcamGst", "CScaledJPEG", "Locking"]),
         // Beside the layers: the capture model as values (configuration, devices, layout, outputs, cost,
         // pressure, throttle, descriptions). It never imports GStreamer, so it builds and tests without it.
         .target(name: "CaptureModel", dependencies: ["Locking", .product(name: "Yams", package: "Yams")]),

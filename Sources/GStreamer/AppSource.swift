@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 /// Where Swift hands buffers to a pipeline: a still to encode as a photo, or encoded frames kept in
 /// memory to write out as a clip.

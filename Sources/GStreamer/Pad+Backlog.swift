@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 extension Pad {
     /// Frees a frame that enters this queue's sink behind more than `kept` others once it is done with,

@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 extension Pad {
     /// Moves every picture passing this pad onto the frame grid of `rate` counted from running time zero.

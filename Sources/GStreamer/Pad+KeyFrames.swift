@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 extension Pad {
     /// Passes each request for a key frame that reaches this (an encoder's source) pad on to the encoders

@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 import Foundation
 
 extension Pad {

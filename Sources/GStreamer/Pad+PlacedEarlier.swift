@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 extension Pad {
     /// Places what leaves this pad `earlier` than its time: a source whose pictures are stamped when they

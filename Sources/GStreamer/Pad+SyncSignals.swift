@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 extension Pad {
     /// Turns the black 8-bit YUV pictures passing this pad into the sync camera's: lit for the first 100 ms

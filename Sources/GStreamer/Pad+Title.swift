@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 extension Pad {
     /// Names the stream leaving this pad: a tag event sent just before its first buffer, which a muxer

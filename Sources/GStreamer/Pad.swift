@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 /// A pad: an element's input or output. Request pads (compositor `sink_%u`, audiomixer `sink_%u`)
 /// carry the per-input properties (position, size, z-order, alpha, volume, mute), settable while PLAYING.

@@ -1,11 +1,12 @@
 import CGStreamer
+import CPipcamGst
 
 /// Pauses a recording without stopping its pipeline: placed on every encoder's input, it drops what
 /// falls in a pause and moves what follows earlier by the pauses before it, so the file has no paused
 /// stretch and its timestamps go on. Pictures and sound are cut by their own running times, not by when
 /// they reach the gate, so each track pauses and resumes at the same instant whatever its latency.
 public final class PauseGate: @unchecked Sendable {
-    private let gate: UnsafeMutablePointer<PcPauseGate>
+    private let gate: OpaquePointer
 
     /// Pauses start and end on the picture's frame grid of `frameRate` (counted from running time zero,
     /// as the grid probes count it), so each leaves out whole pictures and the file's pictures go on one

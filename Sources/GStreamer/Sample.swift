@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 /// A buffer with its caps, as an appsink hands it over. The data is mapped in place, never copied.
 public final class Sample: @unchecked Sendable {
