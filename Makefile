@@ -21,7 +21,7 @@ INSTALLED = bin/pipcam \
 	lib/systemd/user/pipcam-serve.service \
 	lib/systemd/system/pipcam-serve@.service
 
-.PHONY: deps test-deps build demo test unit test-devices release install uninstall clean
+.PHONY: deps test-deps build demo test unit test-devices sanitize sanitize-proof release install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -52,6 +52,40 @@ unit: deps
 test-devices: test-deps
 	$(SWIFT) build --build-tests
 	PIPCAM_DEVICE_TESTS=1 $(SWIFT) test --disable-swift-testing --filter 'DeviceTests|DeviceLossTests'
+
+# pipcam's own C (CPipcamGst, CScaledJPEG) built with AddressSanitizer and UndefinedBehaviorSanitizer,
+# outside SwiftPM, and driven by the C tests in Tests/Sanitize: the pause gate, the frame grid, the sync
+# signals, the JPEG decoder on every chroma layout and damaged pictures. GStreamer itself is not
+# instrumented; its memory is plain malloc (G_SLICE) so that the sanitizer sees what pipcam's C frees.
+SANITIZE = .build-sanitize
+SAN_CC ?= clang
+SAN_PKGS = gstreamer-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-check-1.0 libjpeg
+SAN_FLAGS = -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fuse-ld=lld \
+	-Wall -Wextra -Werror -Wno-unused-parameter \
+	-ISources/CPipcamGst/include -ISources/CPipcamGst -ISources/CScaledJPEG/include
+SAN_C = $(wildcard Sources/CPipcamGst/*.c) Sources/CScaledJPEG/scaled_jpeg_decoder.c
+SAN_HEADERS = $(wildcard Sources/CPipcamGst/*.h Sources/CPipcamGst/include/*.h Sources/CScaledJPEG/include/*.h)
+SAN_TESTS = pause_gate frame_grid sync_signals jpeg_decoder
+SAN_ENV = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 G_SLICE=always-malloc
+
+$(SANITIZE)/%: Tests/Sanitize/%.c Tests/Sanitize/check.h $(SAN_C) $(SAN_HEADERS)
+	@mkdir -p $(@D)
+	$(SAN_CC) $(SAN_FLAGS) $$(pkg-config --cflags $(SAN_PKGS)) $< $(SAN_C) -o $@ $$(pkg-config --libs $(SAN_PKGS)) -lm
+
+$(SANITIZE)/clips/made: Tests/Sanitize/make-jpegs
+	Tests/Sanitize/make-jpegs $(@D) && touch $@
+
+sanitize: test-deps $(SAN_TESTS:%=$(SANITIZE)/%) $(SANITIZE)/clips/made
+	@for test in $(SAN_TESTS); do $(SAN_ENV) $(SANITIZE)/$$test $(SANITIZE)/clips || exit 1; done
+
+# The decoder as it was before it read the chroma's sizes before ending the decode: `make sanitize`'s
+# JPEG test must stop it with a use-after-free, or it would not have found that bug.
+sanitize-proof: $(SANITIZE)/clips/made
+	patch -R -s -o $(SANITIZE)/reverted.c Sources/CScaledJPEG/scaled_jpeg_decoder.c Tests/Sanitize/jpeg-decoder-use-after-free.patch
+	$(SAN_CC) $(SAN_FLAGS) $$(pkg-config --cflags $(SAN_PKGS)) Tests/Sanitize/jpeg_decoder.c $(SANITIZE)/reverted.c \
+		-o $(SANITIZE)/jpeg_decoder_reverted $$(pkg-config --libs $(SAN_PKGS)) -lm
+	! $(SAN_ENV) $(SANITIZE)/jpeg_decoder_reverted $(SANITIZE)/clips 2> $(SANITIZE)/reverted.log
+	grep -q 'heap-use-after-free' $(SANITIZE)/reverted.log && echo "sanitize-proof: the old decoder's use-after-free is found"
 
 # Builds pipcam in release and stages what install copies, with the layout it has under PREFIX.
 # The man page is swift-argument-parser's GenerateManual plugin's, which builds the package in
@@ -92,4 +126,4 @@ uninstall:
 	done
 
 clean:
-	rm -rf .build $(RELEASE) demo.mkv
+	rm -rf .build $(RELEASE) $(SANITIZE) demo.mkv

@@ -318,7 +318,7 @@ static GstFlowReturn pc_scaled_jpeg_decoder_handle_frame(GstVideoDecoder *decode
         jpeg_component_info *component = &jpeg->comp_info[c];
         gint plane = c, stride = GST_VIDEO_FRAME_PLANE_STRIDE(&picture, plane);
         gboolean same_layout = c == 0 || (factors[c][0] == 2 && factors[c][1] == 2);
-        direct[c] = same_layout && component->width_in_blocks * PC_BLOCK_COLUMNS(component) <= stride;
+        direct[c] = same_layout && (gint64)component->width_in_blocks * PC_BLOCK_COLUMNS(component) <= stride;
         targets[c] = direct[c]
             ? (PcPlaneTarget){GST_VIDEO_FRAME_PLANE_DATA(&picture, plane), (gsize)stride, GST_VIDEO_FRAME_COMP_HEIGHT(&picture, plane)}
             : pc_scratch_plane(self, c);
