@@ -32,7 +32,7 @@ struct WebAccess: Sendable {
         if let fetchSite, !["same-origin", "none"].contains(fetchSite.lowercased()) {
             return .forbidden("requests from another site's page are refused")
         }
-        guard let token, !(method == "POST" && path == "/login") else { return .allowed }
+        guard let token, !(method == "POST" && path == "/login"), !(method == "GET" && path == "/page.css") else { return .allowed }
         guard token.matches(Self.offeredToken(authorization: authorization, cookies: cookies) ?? "") else {
             return .unauthorized(loginForm: method == "GET" && path == "/")
         }

@@ -103,6 +103,8 @@ public final class WebRemote: Sendable {
     private static func addRoutes(to router: Router<BasicRequestContext>, token: WebToken?, session: CaptureSession, metrics: SessionMetrics,
                                   answer: @escaping @Sendable (String) async -> String) {
         router.get("/") { _, _ in WebPage.page() }
+        router.get("/page.js") { _, _ in WebPage.script() }
+        router.get("/page.css") { _, _ in WebPage.styles() }
         router.get("/api/status") { _, _ in json(await answer(#"{"command":"status"}"#)) }
         router.post("/api/command") { request, context -> Response in
             guard request.headers[.contentLength] != nil else { return WebAccess.refusal(.lengthRequired, "give the command's Content-Length") }

@@ -35,6 +35,9 @@ final class WebBrowserTests: XCTestCase {
         let serve = try Command.start([Paths.pipcam, "serve", "--pipeline", "\(folder)/rig.yaml", "--folder", folder, "--listen", "127.0.0.1:\(port)"])
         defer { serve.signal(SIGKILL) }
         try WebClients.waitUntilServing(serve, port: port)
+        // Only the page's own script and looks: what follows works with nothing inline allowed.
+        let policy = try XCTUnwrap(try WebClient.request(port, "/").headers["content-security-policy"])
+        XCTAssertTrue(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"), policy)
 
         let browser = try WebClients.python("web-browser.py", [String(port), folder, "--record"])
         XCTAssertEqual(browser.status, 0, browser.output + browser.error)

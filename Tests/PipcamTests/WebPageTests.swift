@@ -160,13 +160,18 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: tokenFile)[.posixPermissions] as? Int, 0o600)
         XCTAssertGreaterThanOrEqual(token.count, 40)
 
-        for (method, path) in [("GET", "/"), ("GET", "/api/status"), ("POST", "/api/command"), ("GET", "/metrics"), ("GET", "/live.mjpeg"), ("GET", "/nothing")] {
+        for (method, path) in [("GET", "/"), ("GET", "/api/status"), ("POST", "/api/command"), ("GET", "/metrics"), ("GET", "/live.mjpeg"), ("GET", "/page.js"), ("GET", "/nothing")] {
             let refused = try WebClient.request(port, method, path, body: method == "POST" ? #"{"command":"swap"}"# : nil)
             XCTAssertEqual(refused.status, 401, "\(method) \(path) without the token")
             let wrong = try WebClient.request(port, method, path, headers: ["Authorization": "Bearer not-\(token)"])
             XCTAssertEqual(wrong.status, 401, "\(method) \(path) with another token")
         }
-        XCTAssertTrue(try WebClient.request(port, "/").text.contains("<form method=post action=/login>"), "a browser gets the login form")
+        let form = try WebClient.request(port, "/")
+        XCTAssertTrue(form.text.contains("<form method=post action=/login>"), "a browser gets the login form")
+        XCTAssertEqual(form.headers["content-security-policy"].map { $0.contains("unsafe-inline") }, false, "nothing inline runs")
+        let looks = try WebClient.request(port, "/page.css")
+        XCTAssertEqual(looks.status, 200, "the login form's looks without the token")
+        XCTAssertTrue(looks.headers["content-type"]?.hasPrefix("text/css") == true)
         let socket = try WebClients.python("web-socket-client.py", [String(port), "1"])
         XCTAssertEqual(socket.output.trimmingCharacters(in: .whitespacesAndNewlines), #"{"refused": 401}"#, socket.error)
 

@@ -57,6 +57,8 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertEqual(verdict(), .unauthorized(loginForm: false))
         XCTAssertEqual(verdict("GET", "/"), .unauthorized(loginForm: true), "a browser gets the login form")
         XCTAssertEqual(verdict("POST", "/login"), .allowed, "the login form is how the token comes in")
+        XCTAssertEqual(verdict("GET", "/page.css"), .allowed, "the login form's looks")
+        XCTAssertEqual(verdict("GET", "/page.js"), .unauthorized(loginForm: false), "the page's script is the page's")
         XCTAssertEqual(verdict(authorization: "Bearer a-token-of-forty-three-characters-for-tests"), .allowed)
         XCTAssertEqual(verdict(authorization: "bearer  a-token-of-forty-three-characters-for-tests"), .allowed)
         XCTAssertEqual(verdict(cookies: ["theme=dark; pipcam-token=a-token-of-forty-three-characters-for-tests"]), .allowed)
