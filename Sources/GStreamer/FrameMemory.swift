@@ -34,7 +34,7 @@ public enum FrameMemory {
         givingBack.withValue { started in
             guard !started else { return }
             started = true
-            let thread = Thread {
+            NamedThread.start("pipcam-memory") {
                 while true {
                     Thread.sleep(forTimeInterval: givingBackInterval - trimmingTime)
                     pc_malloc_set_trim_threshold(0)
@@ -43,9 +43,6 @@ public enum FrameMemory {
                     pc_malloc_give_back_free_memory()
                 }
             }
-            thread.name = "pipcam-memory"
-            thread.qualityOfService = .utility
-            thread.start()
         }
     }
 

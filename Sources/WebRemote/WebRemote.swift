@@ -185,24 +185,13 @@ public final class WebRemote: Sendable {
 
 /// The server's first moments: listening on a port, or failed to (an address in use, not this machine's).
 private final class Listening: Sendable {
-    private let outcome = Locked<Result<Int, any Error>?>(nil)
-    private let signal = DispatchSemaphore(value: 0)
+    private let outcome = Answer<Result<Int, any Error>>()
 
-    func ready(port: Int?) { settle(.success(port ?? 0)) }
-    func failed(_ error: any Error) { settle(.failure(error)) }
-
-    private func settle(_ result: Result<Int, any Error>) {
-        let first = outcome.withValue { outcome in
-            guard outcome == nil else { return false }
-            outcome = result
-            return true
-        }
-        if first { signal.signal() }
-    }
+    func ready(port: Int?) { outcome.give(.success(port ?? 0)) }
+    func failed(_ error: any Error) { outcome.give(.failure(error)) }
 
     func port(within limit: Duration, address: WebAddress) async throws -> Int {
-        let waited = try await Blocking.run { [signal] in signal.wait(timeout: .now() + .milliseconds(Int(limit.components.seconds * 1000))) }
-        guard waited == .success, let outcome = outcome.value else {
+        guard let outcome = try await Blocking.run({ [outcome] in outcome.wait(atMost: limit) }) else {
             throw WebRemoteError("the web page did not start listening on \(address) within \(limit.components.seconds) s")
         }
         switch outcome {

@@ -30,9 +30,7 @@ final class ControlSocket: @unchecked Sendable {
             Glibc.close(listener)
             throw CLIError("cannot listen on the control socket \(path): \(reason)")
         }
-        let thread = Thread { [self] in acceptClients() }
-        thread.name = "control socket"
-        thread.start()
+        NamedThread.start("pipcam-control") { [self] in acceptClients() }
     }
 
     /// Stops listening and removes the socket file.
@@ -63,9 +61,7 @@ final class ControlSocket: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            let thread = Thread { [self] in serve(client) }
-            thread.name = "control client"
-            thread.start()
+            NamedThread.start("pipcam-control-c") { [self] in serve(client) }
         }
     }
 

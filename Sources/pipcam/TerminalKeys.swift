@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Single keys typed in the terminal while previewing or recording, without Enter and without echo.
 /// Only when standard input is a terminal; Ctrl-C still stops as before (signals stay on).
@@ -16,7 +17,7 @@ final class TerminalKeys: @unchecked Sendable {
             cc[Int(VTIME)] = 0
         }
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        let thread = Thread {
+        NamedThread.start("pipcam-keys") {
             var byte: UInt8 = 0
             while read(STDIN_FILENO, &byte, 1) == 1 {
                 if byte == 0x1B {
@@ -26,8 +27,6 @@ final class TerminalKeys: @unchecked Sendable {
                 body(String(UnicodeScalar(byte)))
             }
         }
-        thread.name = "terminal keys"
-        thread.start()
     }
 
     /// Reads the rest of a key the terminal sends as an escape sequence (an arrow: ESC [ A; F1: ESC O P),

@@ -67,13 +67,7 @@ package enum HardwareEncoders {
     /// `starts` on a thread of its own, given 8 s: a driver that hangs in a state change is left to it, and
     /// the encoder counts as refusing.
     static func startsInTime(_ factory: ElementFactory) -> String? {
-        let answer = Locked<String??>(nil)
-        let done = DispatchSemaphore(value: 0)
-        NamedThread.start("pipcam-encoder-trial") {
-            answer.withValue { $0 = .some(starts(factory)) }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 8) == .success, let said = answer.value else { return "no answer within 8 s" }
+        guard let said = Blocking.within(.seconds(8), "pipcam-encoder-trial", { starts(factory) }) else { return "no answer within 8 s" }
         return said
     }
 
@@ -88,21 +82,13 @@ package enum HardwareEncoders {
                     plan.add("trial-end", .fakesink, [("sync", .bool(false))])])
         let pipeline: Pipeline
         do { pipeline = try PipelineAssembler.assemble(plan, name: "pipcam-encoder-trial") } catch { return "\(error)" }
-        let outcome = Locked<String??>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let outcome = Answer<String?>()
         let subscription = pipeline.bus.subscribe { message in
-            let said: String??
             switch message.kind {
-            case .eos: said = .some(nil)
-            case .error(let text, let debug): said = .some(reason(text, debug))
+            case .eos: outcome.give(nil)
+            case .error(let text, let debug): outcome.give(reason(text, debug))
             default: return
             }
-            let first = outcome.withValue { value in
-                guard value == nil else { return false }
-                value = said
-                return true
-            }
-            if first { done.signal() }
         }
         defer {
             subscription.cancel()
@@ -112,10 +98,9 @@ package enum HardwareEncoders {
             try pipeline.setState(.playing)
         } catch {
             // Refused at once: GStreamer's reason is on its way to the bus.
-            _ = done.wait(timeout: .now() + 1)
-            return outcome.value.flatMap { $0 } ?? "\(error)"
+            return outcome.wait(atMost: .seconds(1)).flatMap { $0 } ?? "\(error)"
         }
-        guard done.wait(timeout: .now() + 5) == .success, let said = outcome.value else { return "no picture within 5 s" }
+        guard let said = outcome.wait(atMost: .seconds(5)) else { return "no picture within 5 s" }
         return said
     }
 }

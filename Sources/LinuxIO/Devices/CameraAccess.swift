@@ -79,17 +79,9 @@ public enum CameraAccess {
         case S_IFSOCK: return "is a socket, not a camera"
         default: return "is a file, not a camera"
         }
-        let answer = Locked<(result: Int32, error: Int32)?>(nil)
-        let done = DispatchSemaphore(value: 0)
         // A driver may hold an open for long; a thread of its own keeps the wait bounded.
-        Thread.detachNewThread {
-            let result = pc_v4l2_captures_video(path)
-            answer.withValue { $0 = (result, errno) }
-            done.signal()
-        }
-        let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18
-        guard done.wait(timeout: .now() + seconds) == .success, let (result, error) = answer.value else {
-            return "did not answer within \(Int(seconds)) s"
+        guard let (result, error) = Blocking.within(timeLimit, "pipcam-camera-check", { (pc_v4l2_captures_video(path), errno) }) else {
+            return "did not answer within \(timeLimit.components.seconds) s"
         }
         switch result {
         case 1: return nil

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A program run to its end on threads of its own, never a shell: its words go to it as they are.
 /// What it prints (standard output and error together) is kept, its last 64 KiB; one that runs past its
@@ -21,9 +22,7 @@ public enum ExternalCommand {
     /// Runs `arguments` (the program first, found on PATH) and waits for it, at most `timeout`.
     public static func run(_ arguments: [String], timeout: Duration) async -> Result {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: runHere(arguments, timeout: timeout)) }
-            thread.name = "external command"
-            thread.start()
+            NamedThread.start("pipcam-command") { continuation.resume(returning: runHere(arguments, timeout: timeout)) }
         }
     }
 
@@ -41,33 +40,30 @@ public enum ExternalCommand {
             return Result(status: nil, output: "", problem: "cannot start \(arguments.first ?? ""): \(error.localizedDescription)")
         }
         // Ended is the process's exit, not its output's end: a child of its own may hold that open.
-        let exited = DispatchSemaphore(value: 0), drained = DispatchSemaphore(value: 0)
+        let exited = Answer<Void>(), drained = Answer<Void>()
         let output = Locked64K()
-        let reader = Thread {
+        NamedThread.start("pipcam-cmd-output") {
             let handle = pipe.fileHandleForReading
             while let chunk = try? handle.read(upToCount: 16 << 10), !chunk.isEmpty { output.append(chunk) }
-            drained.signal()
+            drained.give(())
         }
-        reader.start()
-        let waiter = Thread {
+        NamedThread.start("pipcam-cmd-exit") {
             process.waitUntilExit()
-            exited.signal()
+            exited.give(())
         }
-        waiter.start()
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         var timedOut = false
-        if exited.wait(timeout: .now() + seconds) == .timedOut {
+        if exited.wait(atMost: timeout) == nil {
             timedOut = true
             process.terminate()
-            if exited.wait(timeout: .now() + 5) == .timedOut {
+            if exited.wait(atMost: .seconds(5)) == nil {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                exited.wait()
+                _ = exited.wait(atMost: .seconds(5))
             }
         }
         // What it printed up to its end; a child still holding the output is not waited for long.
-        _ = drained.wait(timeout: .now() + 2)
+        _ = drained.wait(atMost: .seconds(2))
         let text = output.text
-        if timedOut { return Result(status: nil, output: text, problem: "still running after \(Int(seconds)) s: ended") }
+        if timedOut { return Result(status: nil, output: text, problem: "still running after \(timeout.components.seconds) s: ended") }
         return Result(status: process.terminationStatus, output: text, problem: nil)
     }
 }
