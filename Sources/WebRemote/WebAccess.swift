@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -55,12 +56,7 @@ struct WebAccess: Sendable {
 
     /// `127.0.0.1:8080`, `localhost:8080`, `[::1]:8080`.
     static func isLoopbackHost(_ authority: String) -> Bool {
-        let name: Substring
-        if authority.hasPrefix("[") {
-            name = authority.dropFirst().prefix { $0 != "]" }
-        } else {
-            name = authority.prefix { $0 != ":" }
-        }
+        guard let name = HostPort.split(authority)?.host else { return false }
         return WebAddress.isLoopback(name)
     }
 
@@ -68,8 +64,7 @@ struct WebAccess: Sendable {
     static func sameOrigin(_ origin: String, host: String) -> Bool {
         guard let url = URL(string: origin), url.scheme == "http" || url.scheme == "https", let originHost = url.host else { return false }
         let port = url.port.map { ":\($0)" } ?? ""
-        let bracketed = originHost.contains(":") && !originHost.hasPrefix("[") ? "[\(originHost)]" : originHost
-        return "\(bracketed)\(port)".lowercased() == host.lowercased()
+        return "\(HostPort.bracketed(originHost))\(port)".lowercased() == host.lowercased()
     }
 
     static func refusal(_ status: HTTPResponse.Status, _ text: String) -> Response {

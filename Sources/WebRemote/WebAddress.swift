@@ -1,3 +1,5 @@
+import Capture
+
 /// Where the web page listens: `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`, `localhost:8080`. Only a
 /// loopback address is served without a token.
 public struct WebAddress: Sendable, Equatable, CustomStringConvertible {
@@ -7,19 +9,11 @@ public struct WebAddress: Sendable, Equatable, CustomStringConvertible {
     /// Reads `HOST:PORT`; a missing host or port, a port out of range or a bracketed address that is not
     /// closed gets one line naming what is wrong.
     public init(_ text: String) throws {
-        let host: Substring, port: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[close...].hasPrefix("]:") else {
-                throw WebRemoteError("the web address '\(text)' needs the form [ADDRESS]:PORT, such as [::1]:8080")
-            }
-            host = text[text.index(after: text.startIndex)..<close]
-            port = text[text.index(close, offsetBy: 2)...]
-        } else {
-            guard let colon = text.lastIndex(of: ":") else {
-                throw WebRemoteError("the web address '\(text)' needs a port: HOST:PORT, such as 127.0.0.1:8080")
-            }
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
+        guard let (host, written) = HostPort.split(text) else {
+            throw WebRemoteError("the web address '\(text)' needs the form [ADDRESS]:PORT, such as [::1]:8080")
+        }
+        guard let port = written else {
+            throw WebRemoteError("the web address '\(text)' needs a port: HOST:PORT, such as 127.0.0.1:8080")
         }
         guard !host.isEmpty else { throw WebRemoteError("the web address '\(text)' needs a host: 127.0.0.1 for this machine alone, 0.0.0.0 for every network") }
         guard host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:_".contains($0) }) else {
@@ -44,7 +38,7 @@ public struct WebAddress: Sendable, Equatable, CustomStringConvertible {
         return parts.allSatisfy { part in part.count <= 3 && Int(part).map { (0...255).contains($0) } == true && part.allSatisfy(\.isNumber) }
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { HostPort.text(host, port) }
 }
 
 /// One line saying what is wrong with the web page's settings or its token.

@@ -83,7 +83,7 @@ public final class WebRemote: Sendable {
             }
         }
         let port = try await listening.port(within: .seconds(10), address: address)
-        url = "http://\(WebAddress.bracketed(address.host)):\(port)/"
+        url = "http://\(HostPort.text(address.host, port))/"
         ticker = Task {
             var tick = 0
             while !Task.isCancelled {
@@ -206,8 +206,4 @@ private final class Listening: Sendable {
         if text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL") { return "the address is not this machine's" }
         return text.split(separator: "\n").first.map(String.init) ?? text
     }
-}
-
-extension WebAddress {
-    static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 }

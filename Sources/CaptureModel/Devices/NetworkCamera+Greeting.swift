@@ -9,7 +9,7 @@ extension NetworkCamera {
         guard kind != .srt, let components = URLComponents(string: address), let host = components.host, !host.isEmpty else { return nil }
         let defaults = ["rtsp": 554, "rtsps": 322, "http": 80, "https": 443]
         guard let port = components.port ?? components.scheme.flatMap({ defaults[$0.lowercased()] }) else { return nil }
-        return NetworkEndpoint(host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: port)
+        return NetworkEndpoint(host: HostPort.unbracketed(host), port: port)
     }
 
     /// The request whose answer's first line tells a server of the right kind (RTSP's OPTIONS, HTTP's

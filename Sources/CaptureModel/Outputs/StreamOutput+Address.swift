@@ -117,22 +117,16 @@ extension StreamOutput {
     }
 
     private static func hostAndPort(_ authority: String, defaultPort: Int?) throws(StreamProblem) -> (String, Int) {
-        var host = authority, portText: String?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .malformed("an IPv6 host is written [address]") }
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = String(after.dropFirst()) } else if !after.isEmpty { throw .malformed("'\(SecretText.hint(authority))' is not host:port") }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = String(authority[..<colon])
-            portText = String(authority[authority.index(after: colon)...])
+        guard let (written, portText) = HostPort.split(authority) else {
+            throw .malformed(authority.contains("]") ? "'\(SecretText.hint(authority))' is not host:port" : "an IPv6 host is written [address]")
         }
+        let host = String(written)
         guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else { throw .malformed("'\(SecretText.hint(host))' is not a host name") }
         guard let portText else {
             guard let defaultPort else { throw .malformed("the address needs a port: host:port") }
             return (host, defaultPort)
         }
-        guard let port = Int(portText) else { throw .malformed("'\(SecretText.hint(portText))' is not a port number") }
+        guard let port = Int(portText) else { throw .malformed("'\(SecretText.hint(String(portText)))' is not a port number") }
         guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
         return (host, port)
     }

@@ -67,10 +67,10 @@ public struct StreamOutput: Sendable, Hashable {
     /// The address as it may be shown: every secret as "****" (`rtmp://host/live/****`).
     public var shownAddress: String {
         switch destination {
-        case .srtCaller(let host, let port): "srt://\(Self.hostText(host)):\(port)" + shownQuery
+        case .srtCaller(let host, let port): "srt://\(HostPort.bracketed(host)):\(port)" + shownQuery
         case .srtListener(let port): "srt://:\(port)" + shownQuery
         case .rtmp(let secure, let host, let port, let application, let key):
-            "\(secure ? "rtmps" : "rtmp")://\(shownUser)\(Self.hostText(host))\(port == Self.rtmpPort(secure: secure) ? "" : ":\(port)")/\(application)"
+            "\(secure ? "rtmps" : "rtmp")://\(shownUser)\(HostPort.bracketed(host))\(port == Self.rtmpPort(secure: secure) ? "" : ":\(port)")/\(application)"
                 + (key.isEmpty ? "" : "/****")
         case .hls(let folder): "hls:" + folder
         }
@@ -85,10 +85,10 @@ public struct StreamOutput: Sendable, Hashable {
     /// own properties): for the sink only, never for a person.
     package var sinkAddress: String {
         switch destination {
-        case .srtCaller(let host, let port): "srt://\(Self.hostText(host)):\(port)" + query(mode: "caller")
+        case .srtCaller(let host, let port): "srt://\(HostPort.bracketed(host)):\(port)" + query(mode: "caller")
         case .srtListener(let port): "srt://:\(port)" + query(mode: "listener")
         case .rtmp(let secure, let host, let port, let application, let key):
-            "\(secure ? "rtmps" : "rtmp")://\(Self.hostText(host)):\(port)/\(application)" + (key.isEmpty ? "" : "/" + key)
+            "\(secure ? "rtmps" : "rtmp")://\(HostPort.bracketed(host)):\(port)/\(application)" + (key.isEmpty ? "" : "/" + key)
         case .hls(let folder): folder
         }
     }
@@ -104,8 +104,6 @@ public struct StreamOutput: Sendable, Hashable {
     }
 
     static func rtmpPort(secure: Bool) -> Int { secure ? 443 : 1935 }
-
-    private static func hostText(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     /// `user:****@`, `user@` or nothing.
     private var shownUser: String {

@@ -22,7 +22,7 @@ public struct NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+    public var description: String { HostPort.text(host, port) }
 
     /// What `reach` says of this address, as the start of a sentence's cause; nil when something took
     /// the connection (the server's own answer is the cause).
