@@ -39,6 +39,8 @@ final class LayerTests: XCTestCase {
     func testTheModelDoesNoLinuxIO() throws {
         try assertNoImports(of: ["CV4L2", "LinuxIO", "GStreamer"], in: "Sources/CaptureModel")
         try assertNoImports(of: ["GStreamer", "CGStreamer", "CaptureGraph", "Capture"], in: "Sources/LinuxIO")
+        // V4L2's ioctls are LinuxIO's alone: the graph asks it (CameraStreaming, CameraAccess).
+        try assertNoImports(of: ["CV4L2"], in: "Sources/CaptureGraph")
         let root = "\(Paths.repository)/Sources/CaptureModel"
         let calls = try NSRegularExpression(pattern: #"\b(ioctl|flock|fsync|usleep|pc_v4l2_\w+)\("#)
         for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".swift") {

@@ -1,4 +1,3 @@
-import CV4L2
 import CaptureModel
 import Foundation
 import GStreamer
@@ -59,7 +58,7 @@ public enum DeviceDiscovery {
     /// other program streams from stays as it is (its start names that program).
     private static func sharedThroughPipeWire(_ cameras: [CaptureDevice]) -> [CaptureDevice] {
         let busy = cameras.filter { camera in
-            guard case .v4l2(let path) = camera.source, pc_v4l2_capture_is_busy(path) == 1 else { return false }
+            guard case .v4l2(let path) = camera.source, CameraStreaming.isBusy(path) else { return false }
             return CameraAccess.holders(of: path).contains { $0.name == "pipewire" }
         }
         guard !busy.isEmpty else { return cameras }
@@ -68,22 +67,9 @@ public enum DeviceDiscovery {
             guard busy.contains(camera), case .v4l2(let path) = camera.source, let node = nodes[path] else { return camera }
             // PipeWire shares the stream as it is: the camera offers the mode it streams in now, nothing else.
             return CaptureDevice(id: camera.id, name: camera.name, mediaType: .video, position: camera.position, busInfo: camera.busInfo,
-                                 source: .pipewire(target: node, v4l2Path: path), formats: currentMode(of: path).map { [$0] } ?? camera.formats)
+                                 source: .pipewire(target: node, v4l2Path: path), formats: CameraStreaming.currentMode(of: path).map { [$0] } ?? camera.formats)
         }
     }
-
-    /// The mode a camera streams in now, in GStreamer's names, or nil when V4L2 does not say or pipcam
-    /// does not know the pixel format's name.
-    static func currentMode(of path: String) -> VideoFormat? {
-        var fourcc: UInt32 = 0, width: UInt32 = 0, height: UInt32 = 0, numerator: UInt32 = 0, denominator: UInt32 = 0
-        guard pc_v4l2_current_mode(path, &fourcc, &width, &height, &numerator, &denominator) == 0, numerator > 0,
-              let format = pixelFormatNames[String(decoding: withUnsafeBytes(of: fourcc.littleEndian) { Array($0) }, as: UTF8.self)] else { return nil }
-        return VideoFormat(pixelFormat: format, width: Int(width), height: Int(height), frameRates: [Double(denominator) / Double(numerator)])
-    }
-
-    /// V4L2 fourccs of the formats cameras commonly stream in, and GStreamer's names for them.
-    static let pixelFormatNames = ["YUYV": "YUY2", "UYVY": "UYVY", "YVYU": "YVYU", "NV12": "NV12", "NV21": "NV21",
-                                   "YU12": "I420", "YV12": "YV12", "MJPG": "MJPG", "RGB3": "RGB", "BGR3": "BGR", "GREY": "GRAY8"]
 
     /// PipeWire's camera nodes by V4L2 node path. Its provider logs criticals for formats it cannot name
     /// (see `QuietCriticals`), so it is asked only when a camera needs sharing.
