@@ -28,6 +28,22 @@ final class NetworkCameraAddressTests: XCTestCase {
         XCTAssertEqual(try NetworkCamera(url: "https://cam.example/video.mjpg").kind, .http)
     }
 
+    /// A camera pipcam receives and a stream it sends read an SRT address one way (`SRTAddress`).
+    func testACameraAndAStreamReadAnSRTAddressAlike() throws {
+        let address = try SRTAddress(afterScheme: "//[fd00::5]:9000?Passphrase=0123456789%20ab&latency=200")
+        XCTAssertEqual(address.host, "fd00::5")
+        XCTAssertEqual(address.port, 9000)
+        XCTAssertEqual(address.options, ["passphrase": "0123456789 ab", "latency": "200"])
+        XCTAssertEqual(try NetworkCamera(url: "srt://[fd00::5]:9000?Passphrase=0123456789%20ab").secrets, ["0123456789 ab"])
+        XCTAssertEqual(try StreamOutput(name: "s", address: "srt://[fd00::5]:9000?Passphrase=0123456789%20ab").passphrase, "0123456789 ab")
+        for text in ["srt://host", "srt://host:9000/path", "srt://user:pw@host:9000", "srt://[::1:9000", "srt://host:99999"] {
+            let camera = "\(String(describing: Result { try NetworkCamera(url: text) }))"
+            let stream = "\(String(describing: Result { try StreamOutput(name: "s", address: text) }))"
+            XCTAssertTrue(camera.contains("failure") && stream.contains("failure"), "\(text): \(camera) \(stream)")
+            XCTAssertFalse(camera.contains("pw") || stream.contains("pw"), "no secret in what is said")
+        }
+    }
+
     func testWhatIsNotACameraAddressIsOneLine() {
         for (url, expected) in [("ftp://host/x", "'ftp' is not a camera pipcam takes"), ("rtsp:///path", "needs a host"),
                                 ("srt://host", "srt://host:port"), ("srt://host:9000/path", "has no path"), ("not a url at all", "is not a URL")] {

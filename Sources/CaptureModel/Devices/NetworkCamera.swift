@@ -53,8 +53,14 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         }
         guard kind == .srt || !(components.host ?? "").isEmpty else { throw .malformed("the URL needs a host: \(scheme)://host/…") }
         if kind == .srt {
-            guard components.port != nil else { throw .malformed("an SRT camera is srt://host:port, or srt://:port to listen") }
-            guard components.path.isEmpty else { throw .malformed("an SRT address has no path: put the stream id in ?streamid=") }
+            do {
+                _ = try SRTAddress(afterScheme: String(text.drop { $0 != ":" }.dropFirst()))
+            } catch {
+                switch error {
+                case .malformed(let why): throw .malformed(why)
+                case .portOutOfRange(let port): throw .malformed("port \(port) is out of range (1 to 65535)")
+                }
+            }
         }
         if let port = components.port, !(1...65535).contains(port) { throw .malformed("port \(port) is out of range (1 to 65535)") }
         user = components.user.flatMap { $0.isEmpty ? nil : $0 }
@@ -71,7 +77,13 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
     public var carriesSound: Bool { kind != .http }
 
     /// `srt://:port`: pipcam listens, and the camera calls it.
-    public var isSRTListener: Bool { kind == .srt && (URLComponents(string: address)?.host ?? "").isEmpty }
+    public var isSRTListener: Bool { kind == .srt && srtAddress?.host.isEmpty == true }
+
+    /// The address read as SRT's, for an SRT camera.
+    var srtAddress: SRTAddress? {
+        guard kind == .srt else { return nil }
+        return try? SRTAddress(afterScheme: String(address.drop { $0 != ":" }.dropFirst()))
+    }
 
     /// The address as it may be shown: `rtsp://user:****@host/path`, and an SRT passphrase as "****".
     public var shownAddress: String {
@@ -81,8 +93,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
 
     /// What is secret: the password, and an SRT passphrase or stream id written in the address.
     public var secrets: [String] {
-        let query = URLComponents(string: address)?.queryItems ?? []
-        let fromQuery = kind == .srt ? query.filter { ["passphrase", "streamid"].contains($0.name.lowercased()) }.compactMap(\.value) : []
+        let fromQuery = ["passphrase", "streamid"].compactMap { srtAddress?.options[$0] }
         return ([password].compactMap { $0 } + fromQuery).filter { !$0.isEmpty }
     }
 

@@ -52,18 +52,17 @@ extension StreamOutput {
     }
 
     private static func srt(name: String, _ rest: String, key: String?, passphrase: String?) throws(StreamProblem) -> StreamOutput {
-        guard rest.hasPrefix("//") else { throw .malformed("an SRT address is srt://host:port or srt://:port") }
-        let (authority, queryText) = split(String(rest.dropFirst(2)), at: "?")
-        guard !authority.contains("/") else { throw .malformed("an SRT address has no path: put the stream id in ?streamid=") }
-        guard !authority.contains("@") else {
-            throw .malformed("an SRT address has no user or password: SRT's secrets are its passphrase and stream id (passphrase-env, key-env)")
+        let address: SRTAddress
+        do {
+            address = try SRTAddress(afterScheme: rest)
+        } catch {
+            switch error {
+            case .malformed(let why): throw .malformed(why)
+            case .portOutOfRange(let port): throw .portOutOfRange(port)
+            }
         }
-        let (host, port) = try hostAndPort(authority, defaultPort: nil)
-        var query: [String: String] = [:]
-        for item in (queryText ?? "").split(separator: "&") where !item.isEmpty {
-            let (key, value) = split(String(item), at: "=")
-            query[key.lowercased()] = (value ?? "").removingPercentEncoding ?? value ?? ""
-        }
+        let host = address.host, port = address.port
+        var query = address.options
         let mode = query.removeValue(forKey: "mode") ?? (host.isEmpty ? "listener" : "caller")
         var stream: StreamOutput
         switch mode {

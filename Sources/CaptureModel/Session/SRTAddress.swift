@@ -1,0 +1,46 @@
+import Foundation
+
+/// The one reading of an SRT address, for a stream pipcam sends and a camera it receives:
+/// `srt://host:port` (pipcam calls), `srt://:port` (pipcam listens), and options after `?` (`streamid`,
+/// `passphrase`, `latency`, `mode`, …). SRT has no user, password or path: its secrets are options.
+public struct SRTAddress: Sendable, Equatable {
+    /// Empty when pipcam listens.
+    public let host: String
+    public let port: Int
+    /// Option names lowercased, values percent-decoded.
+    public let options: [String: String]
+
+    public enum Problem: Error, Sendable, Equatable {
+        case malformed(String)
+        case portOutOfRange(Int)
+    }
+
+    /// Reads an address from its text after `srt:`.
+    public init(afterScheme rest: String) throws(Problem) {
+        guard rest.hasPrefix("//") else { throw .malformed("an SRT address is srt://host:port or srt://:port") }
+        let afterSlashes = rest.dropFirst(2)
+        let authority = afterSlashes.prefix { $0 != "?" }
+        let query = afterSlashes.dropFirst(authority.count + 1)
+        guard !authority.contains("/") else { throw .malformed("an SRT address has no path: put the stream id in ?streamid=") }
+        guard !authority.contains("@") else {
+            throw .malformed("an SRT address has no user or password: SRT's secrets are its passphrase and stream id (passphrase-env, key-env)")
+        }
+        guard let (host, portText) = HostPort.split(authority) else {
+            throw .malformed(authority.contains("]") ? "'\(SecretText.hint(String(authority)))' is not host:port" : "an IPv6 host is written [address]")
+        }
+        guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else {
+            throw .malformed("'\(SecretText.hint(String(host)))' is not a host name")
+        }
+        guard let portText else { throw .malformed("an SRT address needs a port: srt://host:port, or srt://:port to listen") }
+        guard let port = Int(portText) else { throw .malformed("'\(SecretText.hint(String(portText)))' is not a port number") }
+        guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
+        var options: [String: String] = [:]
+        for item in query.split(separator: "&") where !item.isEmpty {
+            let name = item.prefix { $0 != "=" }, value = String(item.dropFirst(name.count + 1))
+            options[name.lowercased()] = value.removingPercentEncoding ?? value
+        }
+        self.host = String(host)
+        self.port = port
+        self.options = options
+    }
+}
