@@ -57,4 +57,17 @@ final class PictureRateLimiterTests: XCTestCase {
         XCTAssertEqual(later.missing, 1, "picture 1 was skipped by the compositor")
         XCTAssertTrue(later.keep)
     }
+
+    /// The rung lifted just after a picture: the one the compositor was asked to leave out still never
+    /// comes, and is counted; a gap after that is not the limiter's.
+    func testThePictureLeftOutBeforeTheLimitWasLiftedIsCounted() {
+        var limiter = PictureRateLimiter(configuredRate: 30)
+        limiter.rate = 15
+        _ = limiter.decide(.zero)
+        let asked = limiter.decide(.seconds(2 * frame))
+        XCTAssertNotNil(asked.skipBefore)
+        limiter.rate = nil
+        XCTAssertEqual(limiter.decide(.seconds(4 * frame)).missing, 1, "picture 3, asked to be left out")
+        XCTAssertEqual(limiter.decide(.seconds(7 * frame)).missing, 0, "pictures 5 and 6 are no request of the limiter's")
+    }
 }

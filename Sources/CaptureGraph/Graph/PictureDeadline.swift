@@ -31,16 +31,16 @@ struct PictureDeadline: Sendable {
         var skipBefore: Duration?
     }
 
-    /// `time`, a composed picture's running time; `now`, the clock's.
-    mutating func decide(_ time: Duration, now: Duration) -> Decision {
+    /// `time`, a composed picture's running time; `now`, the clock's. Not `asking` once the recording's
+    /// end is on its way: nothing more is skipped, and what an earlier request left out is still counted.
+    mutating func decide(_ time: Duration, now: Duration, asking: Bool = true) -> Decision {
         defer { last = time }
         var decision = Decision(dropped: 0, skipBefore: nil)
         if let last, let until = skippingBefore, until > last {
             let missing = PictureRateLimiter.gridPictures(between: last, and: time, frame: frame)
-            let beforeUntil = max(0, Int(((until - last) / frame - 0.01).rounded(.up)) - 1)
-            decision.dropped = min(missing, beforeUntil)
+            decision.dropped = min(missing, PictureRateLimiter.gridPictures(between: last, before: until, frame: frame))
         }
-        if now - time > allowance + Self.slack, skippingBefore.map({ time >= $0 }) ?? true {
+        if asking, now - time > allowance + Self.slack, skippingBefore.map({ time >= $0 }) ?? true {
             let until = now - allowance
             skippingBefore = until
             decision.skipBefore = until

@@ -11,6 +11,9 @@ struct PictureRateLimiter: Sendable {
     var rate: Double?
     private var next: Duration = .zero
     private var last: Duration?
+    /// The compositor was asked not to compose pictures before this: a gap up to it is the limiter's,
+    /// also for the first picture after the limit is lifted.
+    private var askedBefore: Duration?
 
     init(configuredRate: Double) {
         frame = .seconds(1 / max(configuredRate, 1))
@@ -27,10 +30,16 @@ struct PictureRateLimiter: Sendable {
 
     mutating func decide(_ time: Duration) -> Decision {
         defer { last = time }
-        guard let rate else { return Decision(keep: true, missing: 0, skipBefore: nil) }
         let missing = last.map { Self.gridPictures(between: $0, and: time, frame: frame) } ?? 0
+        guard let rate else {
+            // Lifted: the pictures the last request left out are still counted.
+            let asked = last.flatMap { last in askedBefore.map { Self.gridPictures(between: last, before: $0, frame: frame) } } ?? 0
+            askedBefore = nil
+            return Decision(keep: true, missing: min(missing, asked), skipBefore: nil)
+        }
         guard time >= keptFrom else { return Decision(keep: false, missing: missing, skipBefore: nil) }
         next = max(next + .seconds(1 / rate), time)
+        askedBefore = keptFrom
         return Decision(keep: true, missing: missing, skipBefore: keptFrom)
     }
 
@@ -38,6 +47,12 @@ struct PictureRateLimiter: Sendable {
     /// between the two left out.
     static func gridPictures(between first: Duration, and next: Duration, frame: Duration) -> Int {
         max(0, Int(((next - first) / frame).rounded()) - 1)
+    }
+
+    /// The grid pictures of `frame` after a picture at `first` and before `until`: those a request not to
+    /// compose pictures before `until` left out.
+    static func gridPictures(between first: Duration, before until: Duration, frame: Duration) -> Int {
+        max(0, Int(((until - first) / frame - 0.01).rounded(.up)) - 1)
     }
 
     /// A picture is kept from half a grid frame before its turn, so jitter never skips two in a row.

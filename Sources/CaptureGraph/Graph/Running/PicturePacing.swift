@@ -33,8 +33,8 @@ final class PicturePacing: Sendable {
             : Locked(PictureDeadline(configuredRate: plan.frameRate, allowance: ProgramStage.compositorLatency(plan)))
         try caps.staticPad("src").addBufferProbe { [ending] time in
             guard let time else { return .pass }
-            let lateness = ending.value ? nil
-                : deadline.flatMap { deadline in pipeline.runningTime.map { now in deadline.withValue { $0.decide(time, now: now) } } }
+            let asking = !ending.value
+            let lateness = deadline.flatMap { deadline in pipeline.runningTime.map { now in deadline.withValue { $0.decide(time, now: now, asking: asking) } } }
             let dropped = lateness?.dropped ?? 0
             for _ in 0..<dropped { late.bump(nil) }
             let decision = limiter.withValue { $0.decide(time) }
