@@ -58,7 +58,8 @@ test-devices: test-deps
 # signals, the JPEG decoder on every chroma layout and damaged pictures. GStreamer itself is not
 # instrumented; its memory is plain malloc (G_SLICE) so that the sanitizer sees what pipcam's C frees.
 SANITIZE = .build-sanitize
-SAN_CC ?= clang
+# The clang beside swift: the toolchain's has the sanitizers' runtimes (a system clang may not).
+SAN_CC ?= $(shell dirname "$$(readlink -f "$$(command -v swift)")")/clang
 SAN_PKGS = gstreamer-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-check-1.0 libjpeg
 SAN_FLAGS = -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fuse-ld=lld \
 	-Wall -Wextra -Werror -Wno-unused-parameter \
