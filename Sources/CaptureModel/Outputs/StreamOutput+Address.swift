@@ -28,6 +28,16 @@ public enum StreamProblem: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension StreamProblem {
+    /// An address's host, port or form, as a stream's problem.
+    init(_ problem: AddressProblem) {
+        switch problem {
+        case .malformed(let why): self = .malformed(why)
+        case .portOutOfRange(let port): self = .portOutOfRange(port)
+        }
+    }
+}
+
 extension StreamOutput {
     /// A stream from its address as a person writes it: `srt://host:port?streamid=…` (pipcam calls),
     /// `srt://:port` (pipcam listens), `rtmp://[user:password@]host[:port]/app/key`, `hls:folder`. `key`
@@ -53,14 +63,7 @@ extension StreamOutput {
 
     private static func srt(name: String, _ rest: String, key: String?, passphrase: String?) throws(StreamProblem) -> StreamOutput {
         let address: SRTAddress
-        do {
-            address = try SRTAddress(afterScheme: rest)
-        } catch {
-            switch error {
-            case .malformed(let why): throw .malformed(why)
-            case .portOutOfRange(let port): throw .portOutOfRange(port)
-            }
-        }
+        do { address = try SRTAddress(afterScheme: rest) } catch { throw StreamProblem(error) }
         let host = address.host, port = address.port
         var query = address.options
         let mode = query.removeValue(forKey: "mode") ?? (host.isEmpty ? "listener" : "caller")
@@ -93,7 +96,10 @@ extension StreamOutput {
             throw .malformed("a user or password in an RTMP address writes '/' as %2F")
         }
         let (userInfo, authority) = splitUserInfo(fullAuthority)
-        let (host, port) = try hostAndPort(authority, defaultPort: rtmpPort(secure: secure))
+        let host: String, port: Int
+        do {
+            (host, port) = try HostPort.read(Substring(authority), defaultPort: rtmpPort(secure: secure), needsPort: "the address needs a port: host:port")
+        } catch { throw StreamProblem(error) }
         guard !host.isEmpty else { throw .malformed("an RTMP address needs a host: rtmp://host/app/key") }
         var path = (pathText ?? "").split(separator: "/").map(String.init)
         if let key { path.append(key) }
@@ -115,20 +121,6 @@ extension StreamOutput {
         return (String(authority[..<at]), String(authority[authority.index(after: at)...]))
     }
 
-    private static func hostAndPort(_ authority: String, defaultPort: Int?) throws(StreamProblem) -> (String, Int) {
-        guard let (written, portText) = HostPort.split(authority) else {
-            throw .malformed(authority.contains("]") ? "'\(SecretText.hint(authority))' is not host:port" : "an IPv6 host is written [address]")
-        }
-        let host = String(written)
-        guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else { throw .malformed("'\(SecretText.hint(host))' is not a host name") }
-        guard let portText else {
-            guard let defaultPort else { throw .malformed("the address needs a port: host:port") }
-            return (host, defaultPort)
-        }
-        guard let port = Int(portText) else { throw .malformed("'\(SecretText.hint(String(portText)))' is not a port number") }
-        guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
-        return (host, port)
-    }
 
     private static func split(_ text: String, at separator: Character) -> (String, String?) {
         guard let index = text.firstIndex(of: separator) else { return (text, nil) }

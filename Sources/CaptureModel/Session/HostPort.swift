@@ -27,4 +27,28 @@ public enum HostPort {
         if after.isEmpty { return (host, nil) }
         return after.hasPrefix(":") ? (host, after.dropFirst()) : nil
     }
+
+    /// `HOST[:PORT]` read and checked, as a stream's or a camera's address has it: `defaultPort` when none
+    /// is written, else `needsPort` is what is wrong. Nothing of the text but a hint is said back.
+    public static func read(_ authority: Substring, defaultPort: Int?, needsPort: String) throws(AddressProblem) -> (host: String, port: Int) {
+        guard let (host, portText) = split(authority) else {
+            throw .malformed(authority.contains("]") ? "'\(SecretText.hint(String(authority)))' is not host:port" : "an IPv6 host is written [address]")
+        }
+        guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else {
+            throw .malformed("'\(SecretText.hint(String(host)))' is not a host name")
+        }
+        guard let portText else {
+            guard let defaultPort else { throw .malformed(needsPort) }
+            return (String(host), defaultPort)
+        }
+        guard let port = Int(portText) else { throw .malformed("'\(SecretText.hint(String(portText)))' is not a port number") }
+        guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
+        return (String(host), port)
+    }
+}
+
+/// What is wrong with an address's host and port, or the rest of it, in one line.
+public enum AddressProblem: Error, Sendable, Equatable {
+    case malformed(String)
+    case portOutOfRange(Int)
 }

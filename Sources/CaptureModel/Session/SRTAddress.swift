@@ -10,13 +10,8 @@ public struct SRTAddress: Sendable, Equatable {
     /// Option names lowercased, values percent-decoded.
     public let options: [String: String]
 
-    public enum Problem: Error, Sendable, Equatable {
-        case malformed(String)
-        case portOutOfRange(Int)
-    }
-
     /// Reads an address from its text after `srt:`.
-    public init(afterScheme rest: String) throws(Problem) {
+    public init(afterScheme rest: String) throws(AddressProblem) {
         guard rest.hasPrefix("//") else { throw .malformed("an SRT address is srt://host:port or srt://:port") }
         let afterSlashes = rest.dropFirst(2)
         let authority = afterSlashes.prefix { $0 != "?" }
@@ -25,21 +20,13 @@ public struct SRTAddress: Sendable, Equatable {
         guard !authority.contains("@") else {
             throw .malformed("an SRT address has no user or password: SRT's secrets are its passphrase and stream id (passphrase-env, key-env)")
         }
-        guard let (host, portText) = HostPort.split(authority) else {
-            throw .malformed(authority.contains("]") ? "'\(SecretText.hint(String(authority)))' is not host:port" : "an IPv6 host is written [address]")
-        }
-        guard host.allSatisfy({ $0.isLetter || $0.isNumber || "-.:_".contains($0) }) else {
-            throw .malformed("'\(SecretText.hint(String(host)))' is not a host name")
-        }
-        guard let portText else { throw .malformed("an SRT address needs a port: srt://host:port, or srt://:port to listen") }
-        guard let port = Int(portText) else { throw .malformed("'\(SecretText.hint(String(portText)))' is not a port number") }
-        guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
+        let (host, port) = try HostPort.read(authority, defaultPort: nil, needsPort: "an SRT address needs a port: srt://host:port, or srt://:port to listen")
         var options: [String: String] = [:]
         for item in query.split(separator: "&") where !item.isEmpty {
             let name = item.prefix { $0 != "=" }, value = String(item.dropFirst(name.count + 1))
             options[name.lowercased()] = value.removingPercentEncoding ?? value
         }
-        self.host = String(host)
+        self.host = host
         self.port = port
         self.options = options
     }
