@@ -55,11 +55,12 @@ final class PictureRateLimiterTests: XCTestCase {
         XCTAssertEqual(limiter.decide(.zero).missing, 0)
         let later = limiter.decide(.seconds(2 * frame))
         XCTAssertEqual(later.missing, 1, "picture 1 was skipped by the compositor")
+        XCTAssertEqual(later.skipped, 1, "as the limiter asked")
         XCTAssertTrue(later.keep)
     }
 
     /// The rung lifted just after a picture: the one the compositor was asked to leave out still never
-    /// comes, and is counted; a gap after that is not the limiter's.
+    /// comes, and is the limiter's; a gap after that is not.
     func testThePictureLeftOutBeforeTheLimitWasLiftedIsCounted() {
         var limiter = PictureRateLimiter(configuredRate: 30)
         limiter.rate = 15
@@ -67,7 +68,9 @@ final class PictureRateLimiterTests: XCTestCase {
         let asked = limiter.decide(.seconds(2 * frame))
         XCTAssertNotNil(asked.skipBefore)
         limiter.rate = nil
-        XCTAssertEqual(limiter.decide(.seconds(4 * frame)).missing, 1, "picture 3, asked to be left out")
-        XCTAssertEqual(limiter.decide(.seconds(7 * frame)).missing, 0, "pictures 5 and 6 are no request of the limiter's")
+        XCTAssertEqual(limiter.decide(.seconds(4 * frame)).skipped, 1, "picture 3, asked to be left out")
+        let lost = limiter.decide(.seconds(7 * frame))
+        XCTAssertEqual(lost.missing, 2, "pictures 5 and 6 never came")
+        XCTAssertEqual(lost.skipped, 0, "and are no request of the limiter's: lost on the way")
     }
 }

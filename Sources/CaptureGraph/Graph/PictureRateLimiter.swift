@@ -11,8 +11,7 @@ struct PictureRateLimiter: Sendable {
     var rate: Double?
     private var next: Duration = .zero
     private var last: Duration?
-    /// The compositor was asked not to compose pictures before this: a gap up to it is the limiter's,
-    /// also for the first picture after the limit is lifted.
+    /// The compositor was asked not to compose pictures before this: a gap up to it is the limiter's.
     private var askedBefore: Duration?
 
     init(configuredRate: Double) {
@@ -21,9 +20,10 @@ struct PictureRateLimiter: Sendable {
 
     struct Decision: Equatable {
         var keep: Bool
-        /// Grid pictures between the previous picture seen and this one that never came: the compositor
-        /// skipped them as asked.
+        /// Grid pictures between the previous picture seen and this one that never came.
         var missing: Int
+        /// Those of `missing` the compositor left out as the limiter asked; the others were lost on the way.
+        var skipped: Int
         /// Pictures before this time will be skipped: nobody needs them composed.
         var skipBefore: Duration?
     }
@@ -31,16 +31,18 @@ struct PictureRateLimiter: Sendable {
     mutating func decide(_ time: Duration) -> Decision {
         defer { last = time }
         let missing = last.map { Self.gridPictures(between: $0, and: time, frame: frame) } ?? 0
+        // Only the pictures before the last request are the limiter's, also for the first picture after
+        // the limit is lifted.
+        let asked = last.flatMap { last in askedBefore.map { Self.gridPictures(between: last, before: $0, frame: frame) } } ?? 0
+        let skipped = min(missing, asked)
         guard let rate else {
-            // Lifted: the pictures the last request left out are still counted.
-            let asked = last.flatMap { last in askedBefore.map { Self.gridPictures(between: last, before: $0, frame: frame) } } ?? 0
             askedBefore = nil
-            return Decision(keep: true, missing: min(missing, asked), skipBefore: nil)
+            return Decision(keep: true, missing: missing, skipped: skipped, skipBefore: nil)
         }
-        guard time >= keptFrom else { return Decision(keep: false, missing: missing, skipBefore: nil) }
+        guard time >= keptFrom else { return Decision(keep: false, missing: missing, skipped: skipped, skipBefore: nil) }
         next = max(next + .seconds(1 / rate), time)
         askedBefore = keptFrom
-        return Decision(keep: true, missing: missing, skipBefore: keptFrom)
+        return Decision(keep: true, missing: missing, skipped: skipped, skipBefore: keptFrom)
     }
 
     /// The grid pictures of `frame` that fit between a picture at `first` and one at `next`: those a gap

@@ -18,7 +18,8 @@ package final class GraphCounters: @unchecked Sendable {
     private let composed = FrameCounter(), encoded = FrameCounter()
     /// Pictures skipped on purpose under a throttle rung (not drops: the rung lowered the rate).
     package let skipped = FrameCounter()
-    /// Pictures the compositor was too late for, and never composed (`PictureDeadline`): dropped.
+    /// Pictures never composed that no throttle rung asked to skip: the compositor was too late for
+    /// them (`PicturePacing`). Dropped.
     let late = FrameCounter()
     /// The highest dropped total reported so far (see `droppedTotal`).
     private let droppedHighest = Locked(0)

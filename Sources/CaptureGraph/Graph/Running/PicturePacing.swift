@@ -30,16 +30,17 @@ final class PicturePacing: Sendable {
         try caps.staticPad("src").alignToFrameGrid(rate: Fraction(rate: plan.frameRate))
         // A fast replay's pictures keep to no clock.
         let deadline = configuration.replay == .fast ? nil
-            : Locked(PictureDeadline(configuredRate: plan.frameRate, allowance: ProgramStage.compositorLatency(plan)))
+            : Locked(PictureDeadline(allowance: ProgramStage.compositorLatency(plan)))
         try caps.staticPad("src").addBufferProbe { [ending] time in
             guard let time else { return .pass }
             let asking = !ending.value
-            let lateness = deadline.flatMap { deadline in pipeline.runningTime.map { now in deadline.withValue { $0.decide(time, now: now, asking: asking) } } }
-            let dropped = lateness?.dropped ?? 0
-            for _ in 0..<dropped { late.bump(nil) }
+            let tooLate = deadline.flatMap { deadline in pipeline.runningTime.flatMap { now in deadline.withValue { $0.skipBefore(time, now: now, asking: asking) } } }
+            // Every grid picture missing before this one is counted once: skipped if the throttle rung
+            // asked for it, dropped otherwise (the compositor was too late for it).
             let decision = limiter.withValue { $0.decide(time) }
-            for _ in 0..<max(0, decision.missing - dropped) { skipped.bump(nil) }
-            if let until = [decision.skipBefore, lateness?.skipBefore].compactMap({ $0 }).max() {
+            for _ in 0..<decision.skipped { skipped.bump(nil) }
+            for _ in 0..<(decision.missing - decision.skipped) { late.bump(nil) }
+            if let until = [decision.skipBefore, tooLate].compactMap({ $0 }).max() {
                 upstream.requestNoPicturesBefore(until, now: time)
             }
             if decision.keep { return .pass }
