@@ -1,10 +1,11 @@
 // sync-signals: the other end of pipcam's "sync" camera and microphone, for tests and benchmarks.
 //
-//   sync-signals beep ALSA-DEVICE [--late MS]
+//   sync-signals beep ALSA-DEVICE [--late-on-signal MS]
 //       Plays the sync microphone's beeps (1 kHz, the first 100 ms of each second of the system's
 //       monotonic clock, which pipcam's pipelines run on) into a sound card until stopped: through a
-//       loopback card, a recording's real microphone hears them when its sync camera flashes (or MS
-//       milliseconds after: a late microphone).
+//       loopback card, a recording's real microphone hears them when its sync camera flashes. With
+//       --late-on-signal, from SIGUSR1 on it plays them MS milliseconds later (a late microphone), and
+//       says "late" once the first of those is on its way to the card.
 //   sync-signals measure FILE --audio N [--video N] [--region X,Y,W,H]
 //       Prints each flash, its beep and their offset, then one line: pairs, worst offset, picture length.
 import Foundation
@@ -19,19 +20,42 @@ func fail(_ message: String) -> Never {
 /// The sound card is the pipeline's clock: each sample is played when that clock reads its time plus the
 /// pipeline's latency, fixed here, which the beeps are put ahead by (`soundSyncBeeps(heardAfter:)`).
 /// Slaved to the system's clock instead, alsasink plays a full buffer late (200 ms by default).
-func beep(into device: String, late: Duration) async throws {
-    let latency = Duration.milliseconds(100)
+///
+/// Where a card first places the sound differs from one start of the program to the next, by up to 20 ms
+/// measured in the emulated VM, and stays so while it runs: a late microphone is made by the same running
+/// player, so that what it hears late is measured against what it heard on time.
+func beep(into device: String, lateOnSignal late: Duration?) async throws {
+    let latency = Duration.milliseconds(500)
     let pipeline = try Pipeline(name: "beeps")
     try pipeline.set("latency", UInt64(latency.components.attoseconds / 1_000_000_000))
     let silence = try Element.make("audiotestsrc", properties: ["is-live": true, "wave": "silence"])
     let format = try Element.make("capsfilter", properties: ["caps": try Caps("audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1")])
     let convert = try Element.make("audioconvert")
-    // Its buffer within the latency: a buffer longer than the latency leaves no time to fill it, and
-    // every sample comes too late to be played.
-    let sink = try Element.make("alsasink", properties: ["device": device, "buffer-time": Int64(50_000), "latency-time": Int64(10_000)])
+    // Its buffer within the latency (a buffer longer than the latency leaves no time to fill it, and
+    // every sample comes too late to be played), yet long: a card that runs dry (12 times in a minute
+    // with a tenth of a second, on the busy VM) moves where its sound is placed. Sound moved later is
+    // placed there at once.
+    let sink = try Element.make("alsasink", properties: [
+        "device": device, "buffer-time": Int64(400_000), "latency-time": Int64(10_000), "discont-wait": UInt64(0),
+    ])
     try pipeline.addChain([silence, format, convert, sink])
-    try format.staticPad("src").soundSyncBeeps(heardAfter: latency, late: late)
+    try format.staticPad("src").soundSyncBeeps(heardAfter: latency)
+    let signals = try late.map { lateOnSignal(try convert.staticPad("src"), by: $0) }
+    defer { signals?.cancel() }
     try await pipeline.runToEnd(timeout: .seconds(86_400))
+}
+
+/// From SIGUSR1 on, what leaves `pad` is placed `late` later: its beeps are played that much after their
+/// second. The signal's source is kept for as long as the beeps play.
+func lateOnSignal(_ pad: Pad, by late: Duration) -> DispatchSourceSignal {
+    signal(SIGUSR1, SIG_IGN)
+    let signals = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "sync-signals.late"))
+    signals.setEventHandler {
+        pad.timeOffset = late
+        FileHandle.standardOutput.write(Data("late\n".utf8))
+    }
+    signals.resume()
+    return signals
 }
 
 func measure(_ arguments: [String]) throws {
@@ -59,17 +83,17 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "beep":
-        var late = 0
-        if arguments.count == 4, arguments[2] == "--late", let milliseconds = Int(arguments[3]) {
-            late = milliseconds
+        var late: Duration?
+        if arguments.count == 4, arguments[2] == "--late-on-signal", let milliseconds = Int(arguments[3]) {
+            late = .milliseconds(milliseconds)
         } else if arguments.count != 2 {
-            fail("beep needs one ALSA device, and --late MS if any")
+            fail("beep needs one ALSA device, and --late-on-signal MS if any")
         }
-        try await beep(into: arguments[1], late: .milliseconds(late))
+        try await beep(into: arguments[1], lateOnSignal: late)
     case "measure":
         try measure(Array(arguments.dropFirst()))
     default:
-        fail("usage: sync-signals beep DEVICE [--late MS] | measure FILE --audio N [--video N] [--region X,Y,W,H]")
+        fail("usage: sync-signals beep DEVICE [--late-on-signal MS] | measure FILE --audio N [--video N] [--region X,Y,W,H]")
     }
 } catch {
     fail("\(error)")
