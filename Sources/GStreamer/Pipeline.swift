@@ -78,9 +78,10 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     static let cutShortMessage = "pipcam-cut-short"
 
-    /// Runs the pipeline on the system's monotonic clock instead of one a source offers. Every sound card
-    /// has its own crystal; with the system clock as the master, cameras and all microphones are held to
-    /// one time base and each sound card is resampled to it, whichever of them drifts.
+    /// Runs the pipeline on the system's monotonic clock instead of one a source offers: cameras and all
+    /// microphones are timed on one base. A sound card is not resampled to it: alsasrc's slave method
+    /// ("skew", GStreamer's "resample" falls back to it for sources) counts the card's samples from its
+    /// first buffer, and moves them only once they are a whole ring buffer off the clock.
     public func useSystemClock() {
         let clock = gst_system_clock_obtain()
         gst_pipeline_use_clock(pipeline, clock)
