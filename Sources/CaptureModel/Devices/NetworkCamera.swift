@@ -54,7 +54,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
         guard kind == .srt || !(components.host ?? "").isEmpty else { throw .malformed("the URL needs a host: \(scheme)://host/…") }
         if kind == .srt {
             do {
-                _ = try SRTAddress(afterScheme: String(text.drop { $0 != ":" }.dropFirst()))
+                _ = try SRTAddress(address: text)
             } catch {
                 switch error {
                 case .malformed(let why): throw .malformed(why)
@@ -82,7 +82,7 @@ public struct NetworkCamera: Sendable, Hashable, Codable {
     /// The address read as SRT's, for an SRT camera.
     var srtAddress: SRTAddress? {
         guard kind == .srt else { return nil }
-        return try? SRTAddress(afterScheme: String(address.drop { $0 != ":" }.dropFirst()))
+        return try? SRTAddress(address: address)
     }
 
     /// The address as it may be shown: `rtsp://user:****@host/path`, and an SRT passphrase as "****".

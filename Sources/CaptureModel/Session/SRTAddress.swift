@@ -10,6 +10,11 @@ public struct SRTAddress: Sendable, Equatable {
     /// Option names lowercased, values percent-decoded.
     public let options: [String: String]
 
+    /// Reads a whole address, `srt://…`.
+    public init(address: String) throws(AddressProblem) {
+        try self.init(afterScheme: String(address.drop { $0 != ":" }.dropFirst()))
+    }
+
     /// Reads an address from its text after `srt:`.
     public init(afterScheme rest: String) throws(AddressProblem) {
         guard rest.hasPrefix("//") else { throw .malformed("an SRT address is srt://host:port or srt://:port") }
