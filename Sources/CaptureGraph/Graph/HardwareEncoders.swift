@@ -67,8 +67,7 @@ package enum HardwareEncoders {
     /// `starts` on a thread of its own, given 8 s: a driver that hangs in a state change is left to it, and
     /// the encoder counts as refusing.
     static func startsInTime(_ factory: ElementFactory) -> String? {
-        guard let said = Blocking.within(.seconds(8), "pipcam-encoder-trial", { starts(factory) }) else { return "no answer within 8 s" }
-        return said
+        Blocking.within(.seconds(8), "pipcam-encoder-trial", { starts(factory) }) ?? "no answer within 8 s"
     }
 
     /// Nil when `factory`, set as a recording sets it, encodes a few small pictures within seconds; else why
@@ -100,7 +99,6 @@ package enum HardwareEncoders {
             // Refused at once: GStreamer's reason is on its way to the bus.
             return outcome.wait(atMost: .seconds(1)).flatMap { $0 } ?? "\(error)"
         }
-        guard let said = outcome.wait(atMost: .seconds(5)) else { return "no picture within 5 s" }
-        return said
+        return outcome.wait(atMost: .seconds(5)) ?? "no picture within 5 s"
     }
 }
