@@ -113,4 +113,19 @@ GstClockTime pc_pause_gate_file_time(PcPauseGate *gate, GstClockTime running);
 /// When the open pause began, or NONE; and in `total`, how long every pause has lasted up to `running`.
 GstClockTime pc_pause_gate_open_since(PcPauseGate *gate, GstClockTime running, GstClockTime *total);
 
+/// The sound a stream skips as it passes a pad: a queue that let its oldest go, a sound card that
+/// overran. Gaps asked for (a switch turned off) are not lost; a new stream or segment (a source made
+/// again) starts the count again, as its time away is said elsewhere.
+typedef struct PcSoundGaps PcSoundGaps;
+
+PcSoundGaps *pc_sound_gaps_new(void);
+
+void pc_sound_gaps_unref(PcSoundGaps *gaps);
+
+/// Counts what skips at `pad` (each pad its own stream; attach one count to one pad).
+void pc_sound_gaps_attach(PcSoundGaps *gaps, GstPad *pad);
+
+/// The sound lost so far.
+GstClockTime pc_sound_gaps_lost(PcSoundGaps *gaps);
+
 #endif
