@@ -49,6 +49,10 @@ final class SessionMetrics: Sendable {
             }
             droppedPictures.increment(by: Int64(grown))
         }
+        for (inputID, lost) in status?.soundLost ?? [:] {
+            registry.makeGauge(descriptor: Self.name("sound_lost", "seconds", "Sound lost on its way into the current recording"),
+                               labels: [("input", inputID)]).set(to: lost.seconds)
+        }
         let away = Set(status?.away.map(\.inputID) ?? [])
         for input in configuration.inputs {
             registry.makeGauge(descriptor: Self.name("device_lost", "", "1 while the input's device is lost"), labels: [("input", input.id)])

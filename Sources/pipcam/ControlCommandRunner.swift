@@ -131,6 +131,8 @@ struct ControlCommandRunner: Sendable {
             // Inputs whose device is away, with the recording time it went.
             state["lost"] = .object(Dictionary(uniqueKeysWithValues: status.away.map { ($0.inputID, .number($0.since.seconds, places: 3)) }))
             state["dropped"] = .integer(status.dropped)
+            // Seconds of each microphone's sound lost on its way into the file, where any was.
+            state["sound-lost"] = .object(status.soundLost.mapValues { .number($0.seconds, places: 3) })
             if let size = status.fileSize { state["size"] = .integer(Int(size)) }
             state["streams"] = .object(Dictionary(status.streams.map { ($0.stream, JSONValue.string($0.state.rawValue)) }) { $1 })
             state["levels"] = status.soundLevelsJSON

@@ -28,6 +28,7 @@ struct StatusLine {
         lastTime = status.elapsed
         let away = status.away.map { "\($0.inputID) lost \(Int((status.elapsed - $0.since).seconds)) s" }
         let size = RecordingSummary.bytes(status.fileSize ?? 0)
+        let lostSound = status.soundLost.keys.sorted().map { "\($0) " + RecordingSummary.seconds(status.soundLost[$0]!) }
         let streams = status.streams.map(\.text).joined(separator: ", ")
         let meters = status.soundLevels.keys.sorted().map { id in
             SoundMeter.text(id, status.soundLevels[id]!, bar: isTerminal) + (status.soundAlerts[id].map { " " + $0.uppercased() } ?? "")
@@ -36,7 +37,8 @@ struct StatusLine {
         let paused = status.paused.map { "  PAUSED \(RecordingSummary.clock($0))" } ?? ""
         let markers = status.markers > 0 ? "  \(status.markers) marker\(status.markers == 1 ? "" : "s")" : ""
         let line = RecordingSummary.clock(status.recorded ?? status.elapsed) + paused + markers
-            + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)  \(size)"
+            + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)"
+            + (lostSound.isEmpty ? "" : "  sound lost: " + lostSound.joined(separator: ", ")) + "  \(size)"
             + (meters.isEmpty ? "" : "  " + meters.joined(separator: "  "))
             + (streams.isEmpty ? "" : "  " + streams) + (status.uploads.map { "  " + $0.text } ?? "") + (note.isEmpty ? "" : "  \(note)")
         if isTerminal { return "\r\u{1B}[K" + (columns.map { String(line.prefix(max(1, $0 - 1))) } ?? line) }

@@ -113,8 +113,9 @@ final class DataOutputTests: XCTestCase {
             for await buffer in output.buffers() { buffers.append(buffer) }
             return buffers
         }
-        _ = try await record(configuration, seconds: 2)
+        let summary = try await record(configuration, seconds: 2)
         let buffers = await collected.value
+        XCTAssertEqual(summary.soundLost, [:], "a recording that keeps up loses no sound")
         XCTAssertGreaterThan(buffers.count, 10)
         XCTAssertEqual(Set(buffers.map(\.microphoneID)), ["voice"])
         XCTAssertEqual(Set(buffers.map(\.channels)), [2])

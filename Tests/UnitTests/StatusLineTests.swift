@@ -24,6 +24,23 @@ final class StatusLineTests: XCTestCase {
         XCTAssertNotNil(line.text(for: status(62, front: 60, side: 60)))
     }
 
+    /// Sound a microphone lost on its way into the file is on the line, by microphone, and in the summary.
+    func testSoundLostIsOnTheLineAndInTheSummary() {
+        var snapshot = status(5, front: 150, side: 75)
+        snapshot.soundLost = ["voice": .milliseconds(1260), "room": .milliseconds(40)]
+        var line = StatusLine()
+        line.isTerminal = false
+        XCTAssertEqual(line.text(for: snapshot), "recording 00:05.0  front 30 fps, side 15 fps  dropped 0  sound lost: room 0.04 s, voice 1.26 s  3.0 MiB\n")
+
+        var summary = RecordingSummary(path: "x.mkv", duration: .seconds(5), cameras: [], droppedPictures: 0, fileSize: nil)
+        XCTAssertFalse(summary.description.contains("lost"), summary.description)
+        summary.soundLost = snapshot.soundLost
+        XCTAssertTrue(summary.description.contains("""
+              room: 0.04 s of its sound lost: the machine could not keep up
+              voice: 1.26 s of its sound lost: the machine could not keep up
+            """), summary.description)
+    }
+
     /// Paused: the file's time stands still, and the line says PAUSED with how long, and the markers set.
     func testAPausedRecordingSaysSoWithItsLength() {
         var snapshot = status(65, front: 150, side: 75)

@@ -124,6 +124,7 @@ package final class RunningGraph: @unchecked Sendable {
         var status = LiveStatus(elapsed: elapsed, frames: counters.cameraFrames.map { ($0.inputID, $0.frames) },
                                 dropped: counters.droppedTotal, fileSize: size)
         status.away = away
+        status.soundLost = counters.soundLost
         status.streams = streams?.status ?? []
         status.soundLevels = soundLevels.value
         status.soundAlerts = soundWatch.value.states(at: status.elapsed)
@@ -150,6 +151,7 @@ package final class RunningGraph: @unchecked Sendable {
         var summary = RecordingSummary(path: path, duration: counters.written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
                                        droppedPictures: counters.droppedPictures, fileSize: size, problem: problem)
         summary.interruptions = interruptions.value
+        summary.soundLost = counters.soundLost
         summary.streams = streams?.summaries ?? []
         chapters.fill(&summary, end: elapsed)
         if let parts = writer.parts {

@@ -6,6 +6,8 @@ public struct LiveStatus: Sendable {
     public let fileSize: Int64?
     /// Inputs whose device is away now, and since when (recording time).
     public var away: [(inputID: String, since: Duration)] = []
+    /// Each microphone's sound lost on its way into the file so far, by input: the machine fell behind.
+    public var soundLost: [String: Duration] = [:]
     /// Each stream's state and rate.
     public var streams: [StreamStatus] = []
     /// Each microphone's sound now, by input.

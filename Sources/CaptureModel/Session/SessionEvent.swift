@@ -74,6 +74,8 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
     public var problem: String? = nil
     /// Stretches recorded without one of the devices, in order.
     public var interruptions: [Interruption] = []
+    /// Each microphone's sound lost on its way into the file, by input: the machine fell behind.
+    public var soundLost: [String: Duration] = [:]
     /// A recording in parts: the parts on the disk, in order, and how many older ones `keep` deleted.
     public var parts: [String] = []
     public var deletedParts = 0
@@ -125,6 +127,9 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
         if let uploads { lines.append("  \(uploads.text)") }
         if pauses > 0 { lines.append("  paused \(pauses == 1 ? "once" : "\(pauses) times"), \(Self.seconds(pausedTime)) left out") }
         if droppedPictures > 0 { lines.append("  \(droppedPictures) pictures dropped: the machine could not keep up") }
+        for (inputID, lost) in soundLost.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(inputID): \(Self.seconds(lost)) of its sound lost: the machine could not keep up")
+        }
         if deletedParts > 0 { lines.append("  \(deletedParts) older parts deleted, as keep asks") }
         if let fileSize { lines.append("  \(parts.count > 1 ? "size of the parts" : "file size"): \(Self.bytes(fileSize))") }
         lines += streams.map(\.line)

@@ -5,8 +5,8 @@ import Locking
 /// Every frame count of a running graph, in one place: each camera's frames as captured and as they
 /// reach the picture, the pictures the compositor was too late for, the composed pictures before and
 /// after the queue that drops them when encoding falls behind, the pictures skipped under a throttle
-/// rung, and those written. Every total a user reads (the status line, the events file, the summary) is
-/// made from them, and none goes down.
+/// rung, and those written; and the sound each microphone lost on its way. Every total a user reads (the
+/// status line, the events file, the summary) is made from them, and none goes down.
 package final class GraphCounters: @unchecked Sendable {
     private let plan: GraphPlan
     private let pipeline: Pipeline
@@ -26,6 +26,8 @@ package final class GraphCounters: @unchecked Sendable {
     /// Where a timed recording cuts every track (`FileWriter.watch`): a camera's frames from there on are
     /// not the file's, so they are not counted.
     let fileLimit = Locked<Duration?>(nil)
+    /// Where each microphone's sound joins the file's mixers, by input.
+    private var soundGaps: [String: [SoundGaps]] = [:]
     /// Whether frames are moving (the graph started and has not stopped): some are then on their way.
     private let isRunning: @Sendable () -> Bool
 
@@ -39,6 +41,9 @@ package final class GraphCounters: @unchecked Sendable {
             if let element = tap.delivered, let padName = tap.deliveredPad {
                 delivered[tap.inputID] = try count(at: pipeline[element]?.staticPad(padName))
             }
+        }
+        for (inputID, joins) in plan.soundJoins {
+            soundGaps[inputID] = try joins.compactMap { pipeline[$0] }.map { SoundGaps(at: try $0.staticPad("src")) }
         }
         if let queue = plan.pictureQueue.flatMap({ pipeline[$0] }) {
             try queue.staticPad("sink").addBufferProbe { [composed] time in composed.bump(time); return .pass }
@@ -67,6 +72,12 @@ package final class GraphCounters: @unchecked Sendable {
             let reached = delivered[tap.inputID]?.value ?? frames
             return (tap.inputID, frames, max(0, frames - reached - (running ? tap.framesOnTheWay : 0)))
         }
+    }
+
+    /// Each microphone's sound lost on its way into the file so far, by input (none when nothing was): the
+    /// most that one of its tracks lost (the mix, its own), as the same sound feeds both.
+    package var soundLost: [String: Duration] {
+        soundGaps.compactMapValues { gaps in gaps.map(\.lost).max().flatMap { $0 > .zero ? $0 : nil } }
     }
 
     /// Pictures and camera frames lost so far, as a total that never goes down: it is worked out from
