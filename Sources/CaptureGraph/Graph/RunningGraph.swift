@@ -48,23 +48,7 @@ package final class RunningGraph: @unchecked Sendable {
         self.plan = plan
         self.configuration = configuration
         pipeline = try PipelineAssembler.assemble(plan)
-        for (handle, inputID) in plan.screencasts {
-            guard let share = screens?.grant(for: inputID), let source = pipeline[handle] else { continue }
-            // pipewiresrc takes a copy of the descriptor: the share keeps its own until it ends.
-            try source.set("fd", Int32(share.fd))
-            try source.set("path", String(share.node))
-        }
-        for (handle, signal) in plan.syncSignals {
-            guard let pad = try pipeline[handle]?.staticPad("src") else { continue }
-            switch signal {
-            case .flash: pad.drawSyncFlashes()
-            case .beep(let late): pad.soundSyncBeeps(late: late)
-            }
-        }
-        for (handle, path) in plan.mappedClips {
-            guard let source = pipeline[handle] else { continue }
-            source.feed(try Y4MClip(path: path).feed)
-        }
+        try SourceFeeds.connect(plan, in: pipeline, screens: screens)
         let (started, stopped) = (started, stopped)
         counters = try GraphCounters(plan: plan, pipeline: pipeline) { started.value && !stopped.value }
         writer = try FileWriter(plan: plan, configuration: configuration, pipeline: pipeline, counters: counters)
