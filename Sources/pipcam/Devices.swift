@@ -91,7 +91,7 @@ struct Devices: AsyncParsableCommand {
                 case .alsa: "alsa"
                 case .pipewire: "pipewire"
                 case .soundServer: "sound-server"
-                default: nil
+                case .testPattern, .tone, .syncBeeps, .file, .screen, .screencast, .network, .cameraSound: nil
                 }
             }
         }

@@ -180,7 +180,7 @@ package struct PhotoCapture {
         case .screen(let display, _, _): return ["screen": display]
         case .screencast: return ["screen": "portal"]
         case .network(let camera): return ["url": camera.shownAddress]
-        default: return [:]
+        case .pipewire, .alsa, .tone, .syncBeeps, .soundServer, .cameraSound: return [:]
         }
     }
 

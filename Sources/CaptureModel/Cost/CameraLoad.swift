@@ -18,7 +18,7 @@ public struct CameraLoad: Sendable, Hashable {
             // A screen costs what a clip does: a full picture to convert and scale each frame.
             case .file, .screen, .screencast: self = .file
             case .network: self = .network
-            default: self = .synthetic
+            case .testPattern, .tone, .syncBeeps, .alsa, .soundServer, .cameraSound: self = .synthetic
             }
         }
     }

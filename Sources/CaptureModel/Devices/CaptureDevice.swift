@@ -72,7 +72,7 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
     public var isSoundDevice: Bool {
         switch source {
         case .alsa, .soundServer: true
-        default: false
+        case .v4l2, .testPattern, .tone, .syncBeeps, .file, .pipewire, .screen, .screencast, .network, .cameraSound: false
         }
     }
 
@@ -82,7 +82,7 @@ public struct CaptureDevice: Sendable, Hashable, Identifiable, Codable {
         switch source {
         case .v4l2(let path), .pipewire(_, let path): path
         case .alsa(let name): name
-        default: nil
+        case .testPattern, .tone, .syncBeeps, .soundServer, .file, .screen, .screencast, .network, .cameraSound: nil
         }
     }
 

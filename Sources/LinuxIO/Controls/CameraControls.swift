@@ -39,7 +39,7 @@ public struct CameraControls: Sendable {
     public init?(device: CaptureDevice) {
         switch device.source {
         case .v4l2(let path), .pipewire(_, let path): self.init(node: path)
-        default: return nil
+        case .alsa, .testPattern, .tone, .syncBeeps, .soundServer, .file, .screen, .screencast, .network, .cameraSound: return nil
         }
     }
 

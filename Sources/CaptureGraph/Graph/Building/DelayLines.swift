@@ -13,7 +13,7 @@ enum DelayLines {
         switch input.device.source {
         case .network(let camera): camera.delay
         case .cameraSound(let camera): configuration.inputs.first { $0.id == camera }.map { delay(of: $0, in: configuration) } ?? .zero
-        default: .zero
+        case .v4l2, .alsa, .testPattern, .tone, .syncBeeps, .soundServer, .file, .pipewire, .screen, .screencast: .zero
         }
     }
 

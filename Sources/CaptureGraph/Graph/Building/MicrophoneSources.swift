@@ -28,8 +28,8 @@ struct MicrophoneSources {
             source = plan.add("\(prefix)-beeps", .capsfilter, [("caps", .caps(GraphCaps.syncBeeps))])
             plan.chain([silence, source])
             plan.syncSignals[ElementHandle(source)] = .beep(late: input.beepDelay)
-        default:
-            // A tone of no frequency (`synthetic: silence`), and a stand-in for any other.
+        case .tone, .v4l2, .testPattern, .file, .pipewire, .screen, .screencast, .network:
+            // A tone of no frequency (`synthetic: silence`), and silence for a camera given as a microphone.
             source = plan.add("\(prefix)-src", .audiotestsrc, [("is-live", .bool(true)), ("wave", .string("silence"))])
         }
         var chain = [input.addedNoise.map { addNoise($0, to: source, prefix: prefix, plan: &plan) } ?? source]
