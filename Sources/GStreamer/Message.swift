@@ -24,6 +24,9 @@ public struct Message: Sendable, CustomStringConvertible {
     public let kind: Kind
     /// GLib's domain and code of an error, warning or info: what went wrong, in words no translation changes.
     public let errorCode: ErrorCode?
+    /// What the element attached to an error, warning or info beyond its text: an HTTP or RTSP source's
+    /// status ("http-status-code", "rtsp-status-code"), a source's flow result.
+    public let errorDetails: Structure?
     /// Name of the element (or pad, device monitor…) that posted the message.
     public let sourceName: String?
     /// Its full path, e.g. "/GstPipeline:session/GstV4l2Src:camera0".
@@ -55,7 +58,7 @@ public struct Message: Sendable, CustomStringConvertible {
             source = nil
             sourceBins = []
         }
-        (kind, errorCode) = Message.parse(raw)
+        (kind, errorCode, errorDetails) = Message.parse(raw)
     }
 
     /// Whether `object` posted the message.
@@ -78,25 +81,34 @@ public struct Message: Sendable, CustomStringConvertible {
     }
 
     /// The message's kind and, for an error, warning or info, its GLib domain and code, read from one
-    /// parse of the message's GError.
-    private static func parse(_ raw: UnsafeMutablePointer<GstMessage>) -> (Kind, ErrorCode?) {
+    /// parse of the message's GError, and the details attached.
+    private static func parse(_ raw: UnsafeMutablePointer<GstMessage>) -> (Kind, ErrorCode?, Structure?) {
         let type = pc_message_type(raw)
-        guard [GST_MESSAGE_ERROR, GST_MESSAGE_WARNING, GST_MESSAGE_INFO].contains(type) else { return (kind(of: raw), nil) }
+        guard [GST_MESSAGE_ERROR, GST_MESSAGE_WARNING, GST_MESSAGE_INFO].contains(type) else { return (kind(of: raw), nil, nil) }
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
+        // Owned by the message, copied into Swift values before it goes.
+        var attached: UnsafePointer<GstStructure>?
         switch type {
-        case GST_MESSAGE_ERROR: gst_message_parse_error(raw, &error, &debug)
-        case GST_MESSAGE_WARNING: gst_message_parse_warning(raw, &error, &debug)
-        default: gst_message_parse_info(raw, &error, &debug)
+        case GST_MESSAGE_ERROR:
+            gst_message_parse_error(raw, &error, &debug)
+            gst_message_parse_error_details(raw, &attached)
+        case GST_MESSAGE_WARNING:
+            gst_message_parse_warning(raw, &error, &debug)
+            gst_message_parse_warning_details(raw, &attached)
+        default:
+            gst_message_parse_info(raw, &error, &debug)
+            gst_message_parse_info_details(raw, &attached)
         }
         defer { if let error { g_error_free(error) } }
         let text = error.map { String(cString: $0.pointee.message) } ?? "unknown"
         let code = error.map { ErrorCode(domain: g_quark_to_string($0.pointee.domain).map { String(cString: $0) } ?? "", code: Int($0.pointee.code)) }
         let details = takeString(debug)
+        let structure = attached.map(Structure.init)
         switch type {
-        case GST_MESSAGE_ERROR: return (.error(message: text, debug: details), code)
-        case GST_MESSAGE_WARNING: return (.warning(message: text, debug: details), code)
-        default: return (.info(message: text, debug: details), code)
+        case GST_MESSAGE_ERROR: return (.error(message: text, debug: details), code, structure)
+        case GST_MESSAGE_WARNING: return (.warning(message: text, debug: details), code, structure)
+        default: return (.info(message: text, debug: details), code, structure)
         }
     }
 
@@ -143,10 +155,21 @@ public struct ErrorCode: Sendable, Hashable {
     public let domain: String
     public let code: Int
 
+    public init(domain: String, code: Int) {
+        self.domain = domain
+        self.code = code
+    }
+
+    /// The domains of what a resource (a file, a device, a server) did, and of what a stream's data did.
+    public static let resourceDomain = "gst-resource-error-quark", streamDomain = "gst-stream-error-quark"
     /// A resource is gone; a video sink says so when its window was closed.
     public static let resourceNotFound = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue))
     /// A server refused the user and password (RTMP's authorization).
     public static let notAuthorized = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue))
     /// The disk being written to is full.
     public static let noSpaceLeft = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue))
+    /// No element can decode what a source sends (decodebin, when nothing it found is playable).
+    public static let missingPlugin = ErrorCode(domain: "gst-core-error-quark", code: Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue))
+    /// A demuxer found no stream of its kind (multipartdemux: a body that is not multipart).
+    public static let cannotDemux = ErrorCode(domain: "gst-stream-error-quark", code: Int(GST_STREAM_ERROR_DEMUX.rawValue))
 }

@@ -1,3 +1,4 @@
+import CGStreamer
 import Foundation
 import Locking
 import XCTest
@@ -63,6 +64,9 @@ final class BusTests: XCTestCase {
         guard case .error(let text, let debug) = error.kind else { return XCTFail("\(error)") }
         XCTAssertFalse(text.isEmpty)
         XCTAssertTrue(debug?.contains("not-negotiated") == true, debug ?? "no debug text")
+        // What a source's flow error says in GLib's words, and the flow result it attached.
+        XCTAssertEqual(error.errorCode, ErrorCode(domain: ErrorCode.streamDomain, code: Int(GST_STREAM_ERROR_FAILED.rawValue)))
+        XCTAssertEqual(error.errorDetails?.int("flow-return"), Int(GST_FLOW_NOT_NEGOTIATED.rawValue))
         XCTAssertTrue(error.description.hasPrefix("/GstPipeline:broken/GstVideoTestSrc:camera0: error("), error.description)
     }
 

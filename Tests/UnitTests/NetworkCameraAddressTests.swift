@@ -1,5 +1,6 @@
 @testable import CaptureGraph
 @testable import CaptureModel
+import GStreamer
 import Foundation
 import PipcamTestSupport
 import XCTest
@@ -152,17 +153,34 @@ final class NetworkCameraAddressTests: XCTestCase {
         XCTAssertEqual(throttled["desk"]?.width, calm["desk"].map { $0.width / 2 })
     }
 
+    /// A failure reads by its GLib code and the status the source attached, never by GStreamer's text
+    /// (here "x"); pipcam's own look at the server is asked only where the code cannot tell.
     func testAFailureReadsAsWhatTheCameraDid() throws {
         let camera = try NetworkCamera(url: "rtsp://10.0.0.9:8554/cam"), withLogin = try NetworkCamera(url: "rtsp://viewer:pw@10.0.0.9/cam")
-        XCTAssertEqual(NetworkCameraSource.failure("Could not open resource for reading and writing.", detail: "Failed to connect. (Generic error)", of: camera),
-                       "nobody listens at 10.0.0.9:8554 (connection refused)")
-        XCTAssertEqual(NetworkCameraSource.failure("Your GStreamer installation is missing a plug-in.",
-                                                   detail: "no suitable plugins found: gstdecodebin2.c(4704): /GstPipeline:pipcam: Missing decoder: text/html (text/html)",
-                                                   of: camera),
-                       "it sends text/html, not a picture pipcam can decode")
-        XCTAssertEqual(NetworkCameraSource.failure("Unauthorized", detail: nil, of: withLogin), "it refused the user and password (unauthorized)")
-        XCTAssertEqual(NetworkCameraSource.failure("Unauthorized", detail: nil, of: camera), "it needs a user and password (unauthorized)")
-        XCTAssertEqual(NetworkCameraSource.failure("Something else.", detail: nil, of: camera), "Something else.")
+        let resourceRead = ErrorCode(domain: ErrorCode.resourceDomain, code: 9), streamFailed = ErrorCode(domain: ErrorCode.streamDomain, code: 1)
+        func said(_ code: ErrorCode?, status: Int? = nil, undecodable: String? = nil, of camera: NetworkCamera? = nil, look: String? = nil) -> String {
+            NetworkCameraFailure(code: code, status: status, undecodable: undecodable).reason(for: camera ?? withLogin, text: "x") { look }
+        }
+        func unlooked(_ code: ErrorCode?, status: Int? = nil, undecodable: String? = nil, of camera: NetworkCamera) -> String {
+            NetworkCameraFailure(code: code, status: status, undecodable: undecodable).reason(for: camera, text: "x") {
+                XCTFail("the code tells: no look at the server"); return nil
+            }
+        }
+        XCTAssertEqual(unlooked(.notAuthorized, status: 401, of: withLogin), "it refused the user and password (unauthorized)")
+        XCTAssertEqual(unlooked(.notAuthorized, of: camera), "it needs a user and password (unauthorized)")
+        XCTAssertEqual(unlooked(.resourceNotFound, status: 404, of: camera), "nothing is at that address (not found)")
+        XCTAssertEqual(unlooked(.missingPlugin, undecodable: "text/html", of: camera), "it sends text/html, not a picture pipcam can decode")
+        XCTAssertEqual(unlooked(.cannotDemux, of: camera), "it sends no MJPEG pictures (not multipart JPEG)")
+        // One code for a connection refused and a host that does not resolve (rtspsrc), or a flow error for
+        // both (souphttpsrc with libsoup 3), and libsoup 2's "not found" for a host: the look says which.
+        let refused = "nobody listens at 10.0.0.9:8554 (connection refused)"
+        XCTAssertEqual(said(resourceRead, look: refused), refused)
+        XCTAssertEqual(said(streamFailed, look: refused), refused)
+        XCTAssertEqual(said(.resourceNotFound, status: 2, look: refused), refused)
+        // A server that looks right: what the stream did.
+        XCTAssertEqual(said(resourceRead), "it stopped answering")
+        XCTAssertEqual(said(streamFailed), "its stream stopped")
+        XCTAssertEqual(said(ErrorCode(domain: "gst-core-error-quark", code: 1)), "x")
     }
 
     /// What pipcam's own look at a camera's server means: who is there, and whether it is the right kind.

@@ -38,8 +38,11 @@ public enum NetworkCameraProbe {
             return .failure(.unusable("\(error)"))
         }
         let subscription = pipeline.bus.subscribe { message in
+            if let undecodable = NetworkCameraFailure.missingDecoder(in: message) { seen.withValue { $0.undecodable = undecodable } }
             if case .error(let text, let debug) = message.kind {
-                let failure = NetworkCameraSource.failure(text, detail: debug.flatMap(RunningGraph.detail), of: camera)
+                // pipcam looked at the server before: what fails now is not its reach.
+                let failure = NetworkCameraFailure(message, undecodable: seen.value.undecodable)
+                    .reason(for: camera, text: text + (debug.flatMap(RunningGraph.detail).map { " (\($0))" } ?? "")) { nil }
                 seen.withValue { $0.failure = $0.failure ?? failure }
             }
         }
@@ -72,7 +75,7 @@ public enum NetworkCameraProbe {
     /// Why the camera's server is not one to open a stream from (nobody listens or answers, no such host,
     /// a server of another kind, a login missing), from pipcam's own connect and request; nil when it
     /// looks right.
-    private static func lookAtServer(of camera: NetworkCamera, within timeout: Duration) -> String? {
+    static func lookAtServer(of camera: NetworkCamera, within timeout: Duration) -> String? {
         guard let endpoint = camera.endpoint else { return nil }
         guard let greeting = camera.greeting else { return camera.cause(reach: TCPReach.check(endpoint, within: timeout), firstLine: nil) }
         let answer = TCPReach.firstLine(at: endpoint, sending: greeting, within: timeout)
@@ -84,6 +87,7 @@ public enum NetworkCameraProbe {
         var last: ContinuousClock.Instant?
         var pictures = 0
         var failure: String?
+        var undecodable: String?
     }
 
     /// The decoders a camera's picture or sound may need, and the name a person knows its format by.

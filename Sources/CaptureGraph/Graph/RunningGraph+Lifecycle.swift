@@ -107,7 +107,11 @@ extension RunningGraph {
     private func event(for message: Message) -> GraphEvent? {
         if case .error(let text, let debug) = message.kind, let keeper = keeper(owning: message) {
             // A kept device's failure is an interruption, not the recording's end.
-            keeper.sourceFailed(message, reason: text, detail: debug.flatMap(Self.detail))
+            keeper.sourceFailed(message, reason: text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? ""))
+            return nil
+        }
+        if let undecodable = NetworkCameraFailure.missingDecoder(in: message), let keeper = keeper(owning: message) {
+            keeper.undecodable.withValue { $0 = undecodable }
             return nil
         }
         if case .error = message.kind, writer.isWriter(of: message) {

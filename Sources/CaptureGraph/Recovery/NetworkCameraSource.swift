@@ -87,32 +87,6 @@ enum NetworkCameraSource {
         }
     }
 
-    /// A failure as a person reads it, from GStreamer's text and debug detail (which name C files and
-    /// element paths): what the camera did, in a few words, in the words pipcam's own look at its server
-    /// uses (`NetworkCamera.cause`).
-    static func failure(_ text: String, detail: String?, of camera: NetworkCamera) -> String {
-        let detail = detail ?? ""
-        let said = text + " " + detail
-        if let range = detail.range(of: "Missing decoder: ") {
-            let type = detail[range.upperBound...].prefix { $0 != " " && $0 != "(" }
-            return "it sends \(type), not a picture pipcam can decode"
-        }
-        if said.contains("Unauthorized") || said.contains("(401)") {
-            return camera.user == nil ? "it needs a user and password (unauthorized)" : "it refused the user and password (unauthorized)"
-        }
-        if said.contains("Not Found") || said.contains("(404)") { return "nothing is at that address (not found)" }
-        if said.contains("Failed to connect") || said.contains("Connection refused") || said.contains("Could not resolve") {
-            let reach: NetworkReach = said.contains("resolve") ? .unknownHost : .refused
-            // An SRT camera (UDP) has no endpoint of pipcam's look.
-            return camera.endpoint?.cause(of: reach) ?? "it does not answer (\(reach == .unknownHost ? "its host does not resolve" : "connection refused"))"
-        }
-        if said.contains("timeout") || said.contains("timed out") { return "it stopped answering (timed out)" }
-        if said.contains("Boundary not found") { return "it sends no MJPEG pictures (not multipart JPEG)" }
-        if said.contains("Internal data stream error") { return "its stream stopped" }
-        let last = detail.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return last.isEmpty || last.count > 120 ? text : "\(text) (\(last))"
-    }
-
     /// A stream the recording does not take (the camera's sound, a second picture) goes to a sink that
     /// takes anything at once: left unlinked, it could stop the source that carries both. The recording's
     /// end does not wait for it: counted as a sink, it held the stop of a recording whose camera sent

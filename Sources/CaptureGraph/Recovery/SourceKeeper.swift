@@ -70,6 +70,8 @@ final class SourceKeeper: @unchecked Sendable {
     private let awaitingReturn = Locked(false)
     private let lastPicture = Locked<Sample?>(nil)
     private let stopping = Locked(false)
+    /// What a network camera sends that no decoder takes, once decodebin said (`NetworkCameraFailure`).
+    let undecodable = Locked<String?>(nil)
     /// What stands in for a camera while it is lost; nil for a microphone.
     private let slate: Slate?
     /// A network camera's sound, when a microphone takes it: heard while the camera is.
@@ -131,14 +133,19 @@ final class SourceKeeper: @unchecked Sendable {
         sources.withValue { $0.contains { message.isFrom($0) || message.isFrom(within: $0) } }
     }
 
-    /// The source posted an error: it is taken out, and the device counts as lost.
-    /// `detail`, GStreamer's debug text, says more for a network camera ("Connection refused").
-    func sourceFailed(_ message: Message, reason: String, detail: String?) {
+    /// The source posted an error: it is taken out, and the device counts as lost. A network camera's
+    /// failure is said by what it was (`NetworkCameraFailure`), pipcam looking at its server for at most a
+    /// second where the error cannot tell.
+    func sourceFailed(_ message: Message, reason: String) {
         let time = now
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
             guard let source, message.isFrom(source) || message.isFrom(within: source) else { return }
-            lose(.failed(kept.networkCamera.map { $0.hidingSecrets(in: NetworkCameraSource.failure(reason, detail: detail, of: $0)) } ?? reason), at: time)
+            let said = kept.networkCamera.map { camera in
+                camera.hidingSecrets(in: NetworkCameraFailure(message, undecodable: undecodable.value)
+                    .reason(for: camera, text: reason) { NetworkCameraProbe.lookAtServer(of: camera, within: .seconds(1)) })
+            }
+            lose(.failed(said ?? reason), at: time)
             takeOutSource()
         }
     }
