@@ -25,14 +25,44 @@ final class DeviceTests: XCTestCase {
         try DeviceVM.run([script], folder: folder, options: (alsa.map { ["--alsa", $0] } ?? []) + (pipewire ? ["--pipewire"] : [])).result
     }
 
-    /// Each microphone's own track (audio stream 1, 2, … after the mix) carries the tone it was played.
+    /// Each microphone's own track (audio stream 1, 2, … after the mix) carries the tone it was played,
+    /// told from the other tone by a Goertzel filter in pieces of 20 ms: on a machine too loaded to keep
+    /// up a microphone's sound comes in bursts, and the zero crossings of a piece cut by a gap read as
+    /// another frequency (1070 Hz for 880 Hz in one run, 80 % of that sound lost and said so).
     private func assertMicrophonesHear(_ frequencies: [Int: Double], in file: String, log: String,
                                        file source: StaticString = #filePath, line: UInt = #line) throws {
         for (stream, expected) in frequencies.sorted(by: { $0.key < $1.key }) {
-            let tone = try ToneProbe.audibleFrequency(path: file, stream: stream)
-            XCTAssertGreaterThan(tone.seconds, 0.2, "microphone \(stream) was heard; pipcam said: \(log)", file: source, line: line)
-            XCTAssertEqual(tone.frequency, expected, accuracy: 20, "microphone \(stream) carries its own tone; pipcam said: \(log)", file: source, line: line)
+            let own = try ToneProbe.heard(inMixOf: file, stream: stream, frequency: expected).count
+            XCTAssertGreaterThan(own, 10, "microphone \(stream) was heard; pipcam said: \(log)", file: source, line: line)
+            for other in Set(frequencies.values).subtracting([expected]) {
+                let heard = try ToneProbe.heard(inMixOf: file, stream: stream, frequency: other).count
+                XCTAssertLessThan(heard, max(3, own / 10), "microphone \(stream) carries its own tone, not \(other) Hz; pipcam said: \(log)",
+                                  file: source, line: line)
+            }
         }
+    }
+
+    /// What pipcam says it lost of a microphone's sound (`inputID` in the summary) is what its tracks miss
+    /// of its tone: no more than the mix (stream 0) or its own track (`stream`) misses of the whole tone
+    /// (it says the most one of them lost), and no less than its own track's silence, less a second
+    /// (before a sound card's first sound and after its last is not sound lost; what a mixer drops as
+    /// late is not counted: 0.9 s of 18.9 in a mix in one run beside two CPU hogs).
+    private func assertSoundLostIsSaid(stream: Int, frequency: Double, inputID: String, in file: String, summary: String,
+                                       file source: StaticString = #filePath, line: UInt = #line) throws {
+        let said = summary.split(separator: "\n").first { $0.hasPrefix("  \(inputID): ") && $0.contains(" of its sound lost") }
+            .flatMap { Double($0.dropFirst(inputID.count + 4).prefix { $0 != " " }) } ?? 0
+        var missing: [Double] = [], silences: [Double] = []
+        for track in [0, stream] {
+            let pieces = try ToneProbe.amplitudes(path: file, stream: track, frequency: frequency).map(\.amplitude)
+            let whole = pieces.sorted()[pieces.count * 99 / 100]
+            guard whole > 1000 else { return XCTFail("stream \(track) never sounds \(frequency) Hz", file: source, line: line) }
+            missing.append(Double(pieces.filter { $0 <= 0.8 * whole }.count) * 0.02)
+            silences.append(Double(pieces.filter { $0 < 0.1 * whole }.count) * 0.02)
+        }
+        print(String(format: "microphone %d: %.2f s said lost; without the whole tone %.2f s in the mix, %.2f s in its track (silent %.2f s)",
+                     stream, said, missing[0], missing[1], silences[1]))
+        XCTAssertLessThanOrEqual(said, missing.max()! + 0.2, "more said lost than its tracks miss: \(summary)", file: source, line: line)
+        XCTAssertGreaterThanOrEqual(said, silences[1] - 1, "its track's silence said lost: \(summary)", file: source, line: line)
     }
 
     func testDevicesListsBothCamerasWithFormatsAndTheALSAMicrophones() throws {
@@ -257,6 +287,9 @@ final class DeviceTests: XCTestCase {
         }
 
         try assertMicrophonesHear([1: 440, 2: 880], in: file, log: log)
+        let summary = try String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)
+        try assertSoundLostIsSaid(stream: 1, frequency: 440, inputID: "alsa:Loopback,0", in: file, summary: summary)
+        try assertSoundLostIsSaid(stream: 2, frequency: 880, inputID: "alsa:Loopback,1", in: file, summary: summary)
     }
 
     /// A newcomer whose account may not open the cameras is told how to get access, in one line, whether
