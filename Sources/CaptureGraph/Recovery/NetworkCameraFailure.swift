@@ -35,6 +35,13 @@ struct NetworkCameraFailure: Sendable {
 }
 
 extension NetworkCameraFailure {
+    /// What a kept camera's failure says, its secrets hidden: pipcam looks at the server for at most a
+    /// second where the code cannot tell.
+    static func said(_ message: Message, of camera: NetworkCamera, text: String, undecodable: String?) -> String {
+        camera.hidingSecrets(in: NetworkCameraFailure(message, undecodable: undecodable)
+            .reason(for: camera, text: text) { NetworkCameraProbe.lookAtServer(of: camera, within: .seconds(1)) })
+    }
+
     init(_ message: Message, undecodable: String?) {
         self.init(code: message.errorCode, status: message.errorDetails.flatMap { $0.int("http-status-code") ?? $0.int("rtsp-status-code") },
                   undecodable: undecodable)

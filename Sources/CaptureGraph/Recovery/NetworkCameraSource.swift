@@ -87,6 +87,13 @@ enum NetworkCameraSource {
         }
     }
 
+    /// How long after an attempt to call a camera again: a second for the first three, then twice as
+    /// long each time up to 8 s, so that a camera down for the day is not called ten times a second by a
+    /// room of recorders.
+    static func retryInterval(afterAttempts attempts: Int) -> Duration {
+        .seconds(1 << min(3, max(0, attempts - 3)))
+    }
+
     /// A stream the recording does not take (the camera's sound, a second picture) goes to a sink that
     /// takes anything at once: left unlinked, it could stop the source that carries both. The recording's
     /// end does not wait for it: counted as a sink, it held the stop of a recording whose camera sent

@@ -134,17 +134,13 @@ final class SourceKeeper: @unchecked Sendable {
     }
 
     /// The source posted an error: it is taken out, and the device counts as lost. A network camera's
-    /// failure is said by what it was (`NetworkCameraFailure`), pipcam looking at its server for at most a
-    /// second where the error cannot tell.
+    /// failure is said by what it was (`NetworkCameraFailure`).
     func sourceFailed(_ message: Message, reason: String) {
         let time = now
         queue.async { [self] in
             // An error from a source already taken out (a failed attempt, or a late message) changes nothing.
             guard let source, message.isFrom(source) || message.isFrom(within: source) else { return }
-            let said = kept.networkCamera.map { camera in
-                camera.hidingSecrets(in: NetworkCameraFailure(message, undecodable: undecodable.value)
-                    .reason(for: camera, text: reason) { NetworkCameraProbe.lookAtServer(of: camera, within: .seconds(1)) })
-            }
+            let said = kept.networkCamera.map { NetworkCameraFailure.said(message, of: $0, text: reason, undecodable: undecodable.value) }
             lose(.failed(said ?? reason), at: time)
             takeOutSource()
         }
@@ -214,12 +210,9 @@ final class SourceKeeper: @unchecked Sendable {
     /// or a loaded machine takes a few seconds to start.
     private var retryPatience: Duration { max(timeout * 2, .seconds(5)) }
 
-    /// How long after an attempt the next is made: a second for a device; for a network camera a
-    /// second for the first three, then twice as long each time up to 8 s, so that a camera down for
-    /// the day is not called ten times a second by a room of recorders.
+    /// How long after an attempt the next is made: a second for a device, a network camera's own pace.
     private var retryInterval: Duration {
-        guard kept.networkCamera != nil else { return .seconds(1) }
-        return .seconds(1 << min(3, max(0, attemptsSinceFrame - 3)))
+        kept.networkCamera != nil ? NetworkCameraSource.retryInterval(afterAttempts: attemptsSinceFrame) : .seconds(1)
     }
 
 
