@@ -477,8 +477,15 @@ extension DeviceTests {
         // first pictures or a beep's first samples may still be dropped, missing or placed later (measured
         // up to two pictures off once in a few runs, and once four: the first flash at 0.53 s, 129 ms after
         // its beep, the next five 4 ms); from then on the offset holds.
-        XCTAssertEqual(sync.pairs.filter { $0.flash >= 1 }.count, sync.flashes.filter { $0 >= 1 }.count,
-                       "every flash has its beep: \(sync.flashes) \(sync.beeps)")
+        // A beep can be in the sound pipcam lost and said it lost (a beep of 7 once, beside two CPU hogs):
+        // as many flashes as that share of the sound, and one more, may be without theirs.
+        let summary = (try? String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)) ?? ""
+        let lost = summary.split(separator: "\n").first { $0.hasPrefix("  beep: ") && $0.contains(" of its sound lost") }
+            .flatMap { Double($0.dropFirst(8).prefix { $0 != " " }) } ?? 0
+        let flashes = sync.flashes.filter { $0 >= 1 }.count
+        let excused = lost > 0 ? Int((Double(flashes) * lost / 10).rounded(.up)) + 1 : 0
+        XCTAssertGreaterThanOrEqual(sync.pairs.filter { $0.flash >= 1 }.count, flashes - excused,
+                                    "every flash has its beep (\(lost) s of sound said lost): \(sync.flashes) \(sync.beeps)")
         // The middle offset within a picture, each pair within two, on the nominal VM; stretched for this one.
         // A busy moment there plays a beep late (once 52 ms, the others 2 to 12 ms), or puts two seconds'
         // flashes a picture late (-35.5 ms at slowness 1.42). pipcam's own figure is bench/soak's.
