@@ -9,18 +9,26 @@ final class SoundGapsTests: XCTestCase {
     private static let tenMilliseconds = Duration.milliseconds(10)
 
     /// 100 buffers of 10 ms into a leaky queue of 10 whose consumer stalls on the first until all were
-    /// sent: the queue lets some 89 go. The count is what skips between the buffers that came out.
+    /// sent: the queue lets some 89 go. The count is what skips between the buffers that came out. The
+    /// source waits with its second buffer until the first is out (else, on a busy machine, the queue
+    /// may let the first 90 go before any comes out: nothing would skip after the first).
     func testSoundALeakyQueueLetsGoIsCountedLost() async throws {
         let pipeline = try Pipeline(name: "leak")
         let (_, queue, sink) = try Self.chain(in: pipeline, properties: ["leaky": "downstream", "max-size-buffers": 10, "max-size-bytes": 0, "max-size-time": 0])
         let gaps = SoundGaps(at: try queue.staticPad("src"))
         let sent = Locked(0)
-        try queue.staticPad("sink").addBufferProbe { _ in sent.withValue { $0 += 1 }; return .pass }
-        let stalled = DispatchSemaphore(value: 0)
+        let firstOut = DispatchSemaphore(value: 0), stalled = DispatchSemaphore(value: 0)
+        try queue.staticPad("sink").addBufferProbe { _ in
+            if sent.withValue({ $0 += 1; return $0 }) == 2 { _ = firstOut.wait(timeout: .now() + 5) }
+            return .pass
+        }
         let times = Locked<[Duration]>([])
         try sink.staticPad("sink").addBufferProbe { time in
             let first = times.withValue { $0.append(time ?? .zero); return $0.count == 1 }
-            if first { stalled.wait() }
+            if first {
+                firstOut.signal()
+                stalled.wait()
+            }
             return .pass
         }
         let messages = pipeline.bus.messages()

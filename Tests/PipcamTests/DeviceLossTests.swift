@@ -122,12 +122,6 @@ final class DeviceLossTests: XCTestCase {
         (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    /// "  room: 2.45 s of its sound lost: …": what the summary says a microphone lost, 0 when it says nothing.
-    private static func soundLost(of inputID: String, in log: String) -> Double {
-        log.split(separator: "\n").first { $0.hasPrefix("  \(inputID): ") && $0.contains(" of its sound lost") }
-            .flatMap { Double($0.dropFirst(inputID.count + 4).prefix { $0 != " " }) } ?? 0
-    }
-
     /// "recorded 16.07 s to …": how long the recording was, by its summary.
     private static func recordedSeconds(in log: String) -> Double? {
         let line = log.split(separator: "\n").first { $0.hasPrefix("recorded ") }
@@ -431,7 +425,7 @@ final class DeviceLossTests: XCTestCase {
         // says it lost must then make up the recording, less two seconds (the ends, pieces a gap cuts,
         // what the mixer drops as late).
         let voice = try ToneProbe.heard(inMixOf: file, stream: 0, frequency: 440), room = try ToneProbe.heard(inMixOf: file, stream: 0, frequency: 880)
-        let voiceLost = Self.soundLost(of: "voice", in: run.log), roomLost = Self.soundLost(of: "room", in: run.log)
+        let voiceLost = SummaryText.soundLost(of: "voice", in: run.log), roomLost = SummaryText.soundLost(of: "room", in: run.log)
         XCTAssertGreaterThan(Double(voice.count) * 0.02 + voiceLost + (gap.to - gap.from), 12, "the voice kept, lost or away: \(run.log)")
         XCTAssertGreaterThan(Double(room.count) * 0.02 + roomLost, 12, "the other microphone kept or lost: \(run.log)")
         XCTAssertGreaterThan(voice.filter { $0 < gap.from - 0.3 }.count, 3, "the voice's tone before the loss")

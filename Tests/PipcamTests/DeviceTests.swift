@@ -49,8 +49,7 @@ final class DeviceTests: XCTestCase {
     /// late is not counted: 0.9 s of 18.9 in a mix in one run beside two CPU hogs).
     private func assertSoundLostIsSaid(stream: Int, frequency: Double, inputID: String, in file: String, summary: String,
                                        file source: StaticString = #filePath, line: UInt = #line) throws {
-        let said = summary.split(separator: "\n").first { $0.hasPrefix("  \(inputID): ") && $0.contains(" of its sound lost") }
-            .flatMap { Double($0.dropFirst(inputID.count + 4).prefix { $0 != " " }) } ?? 0
+        let said = SummaryText.soundLost(of: inputID, in: summary)
         var missing: [Double] = [], silences: [Double] = []
         for track in [0, stream] {
             let pieces = try ToneProbe.amplitudes(path: file, stream: track, frequency: frequency).map(\.amplitude)
@@ -480,8 +479,7 @@ extension DeviceTests {
         // A beep can be in the sound pipcam lost and said it lost (a beep of 7 once, beside two CPU hogs):
         // as many flashes as that share of the sound, and one more, may be without theirs.
         let summary = (try? String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)) ?? ""
-        let lost = summary.split(separator: "\n").first { $0.hasPrefix("  beep: ") && $0.contains(" of its sound lost") }
-            .flatMap { Double($0.dropFirst(8).prefix { $0 != " " }) } ?? 0
+        let lost = SummaryText.soundLost(of: "beep", in: summary)
         let flashes = sync.flashes.filter { $0 >= 1 }.count
         let excused = lost > 0 ? Int((Double(flashes) * lost / 10).rounded(.up)) + 1 : 0
         XCTAssertGreaterThanOrEqual(sync.pairs.filter { $0.flash >= 1 }.count, flashes - excused,

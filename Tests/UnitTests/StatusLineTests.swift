@@ -1,5 +1,6 @@
 import Capture
 @testable import pipcam
+import PipcamTestSupport
 import XCTest
 
 /// The progress line: rates from the counts between two snapshots, and how often it is written.
@@ -39,6 +40,9 @@ final class StatusLineTests: XCTestCase {
               room: 0.04 s of its sound lost: the machine could not keep up
               voice: 1.26 s of its sound lost: the machine could not keep up
             """), summary.description)
+        // As the device tests read it back.
+        XCTAssertEqual(SummaryText.soundLost(of: "voice", in: summary.description), 1.26)
+        XCTAssertEqual(SummaryText.soundLost(of: "front", in: summary.description), 0)
     }
 
     /// Paused: the file's time stands still, and the line says PAUSED with how long, and the markers set.
