@@ -163,13 +163,13 @@ public struct ErrorCode: Sendable, Hashable {
     /// The domains of what a resource (a file, a device, a server) did, and of what a stream's data did.
     public static let resourceDomain = "gst-resource-error-quark", streamDomain = "gst-stream-error-quark"
     /// A resource is gone; a video sink says so when its window was closed.
-    public static let resourceNotFound = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue))
+    public static let resourceNotFound = ErrorCode(domain: resourceDomain, code: Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue))
     /// A server refused the user and password (RTMP's authorization).
-    public static let notAuthorized = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue))
+    public static let notAuthorized = ErrorCode(domain: resourceDomain, code: Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue))
     /// The disk being written to is full.
-    public static let noSpaceLeft = ErrorCode(domain: "gst-resource-error-quark", code: Int(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue))
+    public static let noSpaceLeft = ErrorCode(domain: resourceDomain, code: Int(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue))
     /// No element can decode what a source sends (decodebin, when nothing it found is playable).
     public static let missingPlugin = ErrorCode(domain: "gst-core-error-quark", code: Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue))
     /// A demuxer found no stream of its kind (multipartdemux: a body that is not multipart).
-    public static let cannotDemux = ErrorCode(domain: "gst-stream-error-quark", code: Int(GST_STREAM_ERROR_DEMUX.rawValue))
+    public static let cannotDemux = ErrorCode(domain: streamDomain, code: Int(GST_STREAM_ERROR_DEMUX.rawValue))
 }

@@ -42,7 +42,7 @@ public enum NetworkCameraProbe {
             if case .error(let text, let debug) = message.kind {
                 // pipcam looked at the server before: what fails now is not its reach.
                 let failure = NetworkCameraFailure(message, undecodable: seen.value.undecodable)
-                    .reason(for: camera, text: text + (debug.flatMap(RunningGraph.detail).map { " (\($0))" } ?? "")) { nil }
+                    .reason(for: camera, text: RunningGraph.reason(text, debug: debug)) { nil }
                 seen.withValue { $0.failure = $0.failure ?? failure }
             }
         }

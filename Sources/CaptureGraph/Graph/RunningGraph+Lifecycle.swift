@@ -107,7 +107,7 @@ extension RunningGraph {
     private func event(for message: Message) -> GraphEvent? {
         if case .error(let text, let debug) = message.kind, let keeper = keeper(owning: message) {
             // A kept device's failure is an interruption, not the recording's end.
-            keeper.sourceFailed(message, reason: text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? ""))
+            keeper.sourceFailed(message, reason: Self.reason(text, debug: debug))
             return nil
         }
         if let undecodable = NetworkCameraFailure.missingDecoder(in: message), let keeper = keeper(owning: message) {
@@ -136,7 +136,7 @@ extension RunningGraph {
             return .previewClosed
         case .error(let text, let debug):
             let inputID = message.sourceName.flatMap { plan.input(owning: $0) }
-            var reason = text + (debug.flatMap(Self.detail).map { " (\($0))" } ?? "")
+            var reason = Self.reason(text, debug: debug)
             // A camera another program streams from fails as "busy": say which program.
             if case .v4l2(let node)? = inputID.flatMap(configuration.input)?.device.source { reason += CameraAccess.heldBy(node) }
             let code = message.errorCode.map { FailureCode(domain: $0.domain, code: $0.code) }
@@ -148,10 +148,15 @@ extension RunningGraph {
         }
     }
 
+    /// An error's text and, in brackets after it, what its debug text adds.
+    static func reason(_ text: String, debug: String?) -> String {
+        text + (debug.flatMap(detail(ofDebug:)).map { " (\($0))" } ?? "")
+    }
+
     /// What an error's debug text adds for a user. GStreamer starts it with the line of its own source
     /// that raised it ("../sys/v4l2/gstv4l2object.c(4103): gst_v4l2_object_set_format_full (): /GstPipeline:…");
     /// what went wrong ("Call to S_FMT failed for YUYV @ 640x360: Device or resource busy") follows.
-    static func detail(ofDebug debug: String) -> String? {
+    private static func detail(ofDebug debug: String) -> String? {
         var lines = debug.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if let first = lines.first, first.contains(".c("), first.contains("):") { lines.removeFirst() }
         return lines.isEmpty ? nil : lines.joined(separator: " ")

@@ -162,9 +162,8 @@ final class StreamConnection: @unchecked Sendable {
         counts.attempts += 1
         made.subscription = made.pipeline.bus.subscribe { [weak self, weak made] message in
             guard let self, let made, case .error(let text, let debug) = message.kind else { return }
-            let detail = debug.flatMap(RunningGraph.detail(ofDebug:)).map { " (\($0))" } ?? ""
             let notAuthorized = message.errorCode == .notAuthorized
-            self.lock.withLock { self.failed(made: made, reason: text + detail, notAuthorized: notAuthorized) }
+            self.lock.withLock { self.failed(made: made, reason: RunningGraph.reason(text, debug: debug), notAuthorized: notAuthorized) }
         }
         work.async {
             do { _ = try made.pipeline.setState(.playing) } catch {
