@@ -115,25 +115,6 @@ public enum ToneProbe {
         frequency(of: try samples(path: path, stream: stream, from: seconds, length: length))
     }
 
-    /// The tone's frequency over the parts of the whole stream where it sounds at full level, with how
-    /// many seconds that is. A microphone on a machine too loaded to keep up delivers its sound in bursts
-    /// with silence between; what it does deliver must still be its own tone.
-    public static func audibleFrequency(path: String, stream: Int) throws -> (frequency: Double, seconds: Double) {
-        let all = try samples(path: path, stream: stream, from: 0, length: 3600)
-        let window = 4800
-        var parts: [(samples: [Int16], level: Double)] = []
-        for start in Swift.stride(from: 0, to: all.count - window, by: window) {
-            let part = Array(all[start..<start + window])
-            var energy = 0.0
-            for sample in part { energy += Double(sample) * Double(sample) }
-            parts.append((part, (energy / Double(window)).squareRoot()))
-        }
-        let loudest = parts.map(\.level).max() ?? 0
-        let audible = parts.filter { $0.level > 1000 && $0.level >= 0.8 * loudest }.map(\.samples)
-        let frequencies = audible.map(frequency(of:)).sorted()
-        return (frequencies.isEmpty ? 0 : frequencies[frequencies.count / 2], Double(audible.count * window) / 48000)
-    }
-
     /// The stream in pieces of `length` seconds: each one's level (RMS of 16-bit samples) and frequency, at its time.
     public static func pieces(path: String, stream: Int, length: Double = 0.1) throws -> [(time: Double, level: Double, frequency: Double)] {
         let all = try samples(path: path, stream: stream, from: 0, length: 3600)
