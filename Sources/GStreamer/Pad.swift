@@ -96,6 +96,18 @@ extension Pad {
         addRawBufferProbe { pad, buffer in body(.clockTime(pc_pad_running_time(pad, pc_buffer_pts(buffer)))) }
     }
 
+    /// Calls `body` with each buffer's presentation time and the time it ends (its presentation time plus
+    /// its duration; nil when it has none), both as running times, on the streaming thread. Where a track
+    /// ends matters for sound: its last buffer can last longer than the picture that ends with it.
+    @discardableResult
+    public func addBufferSpanProbe(_ body: @escaping @Sendable (_ presentationTime: Duration?, _ endTime: Duration?) -> ProbeDecision) -> UInt {
+        addRawBufferProbe { pad, buffer in
+            let start = pc_buffer_pts(buffer), length = pc_buffer_duration(buffer), none = pc_clock_time_none()
+            let end = start == none || length == none ? nil : Duration.clockTime(pc_pad_running_time(pad, start + length))
+            return body(.clockTime(pc_pad_running_time(pad, start)), end)
+        }
+    }
+
     /// Calls `body` for each push of data through this pad, a buffer or a list of them (muxers that
     /// pack packets for the network push lists), on the streaming thread.
     @discardableResult

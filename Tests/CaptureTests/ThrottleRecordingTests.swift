@@ -82,4 +82,23 @@ final class ThrottleRecordingTests: XCTestCase {
         XCTAssertGreaterThan(pictures, 60)
         XCTAssertLessThan(pictures, 90, "3 s of the 4 at 15 fps")
     }
+
+    /// Pictures that stop well before the end (here one kept each 5 s from 1 s on) leave the file's sound
+    /// running on: the summary gives the file's whole length, to its sound's end, not its last picture's.
+    func testTheSummaryGivesTheFilesLengthWhenItsSoundOutlastsItsPictures() async throws {
+        let file = try Paths.scratch("throttle-sound-outlasts") + "/out.mkv"
+        var configuration = Fixtures.configuration(path: file, microphones: [Fixtures.voice])
+        configuration.throttlePolicy.isEnabled = false
+        let summary = try await record(configuration, seconds: 3) { session in
+            try await self.waitUntil(session, recorded: 1)
+            try XCTUnwrap(session.locked { session.graph }).limitPictureRate(0.2)
+        }
+        XCTAssertNil(summary.problem)
+        let probe = try MediaProbe(path: file)
+        let end = (probe.startTime ?? 0) + (try XCTUnwrap(probe.duration))
+        let lastPicture = try XCTUnwrap(try MediaProbe.videoFrameTimes(path: file).last)
+        XCTAssertLessThan(lastPicture, 2.5, "the pictures stopped early")
+        XCTAssertEqual(end, 3, accuracy: 0.05, "the sound runs to the end")
+        XCTAssertEqual(summary.duration.seconds, end, accuracy: 0.03, "the summary's length is the file's")
+    }
 }

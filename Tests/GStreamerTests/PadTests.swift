@@ -1,3 +1,4 @@
+import Locking
 import XCTest
 @testable import GStreamer
 
@@ -152,6 +153,23 @@ final class PadTests: XCTestCase {
         try input.set("volume", 1.0)
         try await nextFrame(buffers, "the tone at volume 1", where: loud)
         try pipeline.setState(.null)
+    }
+
+    /// Each buffer's span as it passes: 10 ms of sound from its time, end to end.
+    func testABufferSpanProbeGivesEachBuffersStartAndEnd() async throws {
+        let pipeline = try Pipeline(name: "spans")
+        let source = try Element.make("audiotestsrc", properties: ["num-buffers": 3, "samplesperbuffer": 480])
+        let caps = try Element.make("capsfilter", properties: ["caps": try Caps("audio/x-raw,format=S16LE,rate=48000,channels=1")])
+        let sink = try Element.make("fakesink", properties: ["sync": false])
+        try pipeline.addChain([source, caps, sink])
+        let spans = Locked<[[Duration?]]>([])
+        try sink.staticPad("sink").addBufferSpanProbe { start, end in
+            spans.withValue { $0.append([start, end]) }
+            return .pass
+        }
+        try await playToEndOfStream(pipeline)
+        try pipeline.setState(.null)
+        XCTAssertEqual(spans.value, [[.zero, .milliseconds(10)], [.milliseconds(10), .milliseconds(20)], [.milliseconds(20), .milliseconds(30)]])
     }
 
     @discardableResult

@@ -132,7 +132,8 @@ package final class RunningGraph: @unchecked Sendable {
         }
         let size = writer.parts?.keptBytes ?? path.flatMap(ReadableFile.size)
         let frameTime = Duration.seconds(1) / max(1, Int(plan.frameRate.rounded()))
-        var summary = RecordingSummary(path: path, duration: counters.written.lastTime.map { $0 + frameTime } ?? .zero, cameras: cameras,
+        let end = [counters.written.lastTime.map { $0 + frameTime }, counters.soundWrittenEnd.value].compactMap { $0 }.max()
+        var summary = RecordingSummary(path: path, duration: end ?? .zero, cameras: cameras,
                                        droppedPictures: counters.droppedPictures, fileSize: size, problem: problem)
         summary.interruptions = interruptions.value
         summary.soundLost = counters.soundLost

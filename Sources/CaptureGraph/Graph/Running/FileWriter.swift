@@ -54,9 +54,9 @@ package final class FileWriter: @unchecked Sendable {
         inProgress.withValue { $0 = FileInProgress(path: movie.path) }
     }
 
-    /// Counts the pictures that reach the file. With a `limit`, also cuts every track at it (buffers at or
-    /// past it are dropped before the muxer) and calls `reached` once the picture gets there, so a timed
-    /// recording is exact to the frame.
+    /// Counts the pictures that reach the file and notes where its sound ends. With a `limit`, also cuts
+    /// every track at it (buffers at or past it are dropped before the muxer) and calls `reached` once the
+    /// picture gets there, so a timed recording is exact to the frame.
     ///
     /// Buffers past the limit are also dropped before every encoder: a machine that cannot encode in real
     /// time has a backlog queued there, and encoding what the file will not keep would only delay the stop.
@@ -79,10 +79,10 @@ package final class FileWriter: @unchecked Sendable {
             let pad = try mux.staticPad(track.pad)
             let title = track.title.trimmingCharacters(in: .whitespaces)
             if !title.isEmpty { pad.peer?.announceTitle(title + (track.isDefault ? "" : MatroskaFinish.notDefaultMark)) }
-            pad.addBufferProbe { [written = counters.written] time in
+            pad.addBufferSpanProbe { [written = counters.written, soundEnd = counters.soundWrittenEnd] time, end in
                 guard let time else { return .pass }
                 if let limit, time >= limit { return .drop }
-                if isPicture { written.bump(time) }
+                if isPicture { written.bump(time) } else if let end { soundEnd.withValue { $0 = max($0 ?? end, end) } }
                 return .pass
             }
         }

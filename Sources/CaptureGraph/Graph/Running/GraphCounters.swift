@@ -14,6 +14,9 @@ package final class GraphCounters: @unchecked Sendable {
     private var delivered: [String: FrameCounter] = [:]
     /// Timestamps of the composed picture as it enters the file.
     let written = FrameCounter()
+    /// Where the sound written to the file ends, the latest of its tracks. It can run past the last
+    /// picture: a machine that drops pictures may have written its last well before the end.
+    let soundWrittenEnd = Locked<Duration?>(nil)
     /// Composed pictures before and after the queue that drops them when encoding falls behind.
     private let composed = FrameCounter(), encoded = FrameCounter()
     /// Pictures skipped on purpose under a throttle rung (not drops: the rung lowered the rate).
