@@ -40,6 +40,12 @@ public struct Message: Sendable, CustomStringConvertible {
         "\(sourcePath ?? "?"): \(kind)"
     }
 
+    /// Why a source stopped streaming, when that is the error ("not-negotiated", "error"): the flow
+    /// result it attached to "Internal data stream error", by GStreamer's name for it.
+    public var stoppedFlow: String? {
+        errorDetails?.int("flow-return").map { String(cString: gst_flow_get_name(GstFlowReturn(rawValue: Int32($0)))) }
+    }
+
     public var isError: Bool {
         if case .error = kind { return true }
         return false

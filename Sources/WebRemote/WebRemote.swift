@@ -200,10 +200,14 @@ private final class Listening: Sendable {
         }
     }
 
+    /// Known failures by their errno; others in the system's words, first line.
     private static func reason(_ error: any Error) -> String {
-        let text = "\(error)"
-        if text.contains("Address already in use") || text.contains("EADDRINUSE") { return "the address is in use (another program, or another pipcam)" }
-        if text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL") { return "the address is not this machine's" }
-        return text.split(separator: "\n").first.map(String.init) ?? text
+        switch (error as? IOError)?.errnoCode {
+        case EADDRINUSE: return "the address is in use (another program, or another pipcam)"
+        case EADDRNOTAVAIL: return "the address is not this machine's"
+        default:
+            let text = "\(error)"
+            return text.split(separator: "\n").first.map(String.init) ?? text
+        }
     }
 }

@@ -67,6 +67,7 @@ final class BusTests: XCTestCase {
         // What a source's flow error says in GLib's words, and the flow result it attached.
         XCTAssertEqual(error.errorCode, ErrorCode(domain: ErrorCode.streamDomain, code: Int(GST_STREAM_ERROR_FAILED.rawValue)))
         XCTAssertEqual(error.errorDetails?.int("flow-return"), Int(GST_FLOW_NOT_NEGOTIATED.rawValue))
+        XCTAssertEqual(error.stoppedFlow, "not-negotiated")
         XCTAssertTrue(error.description.hasPrefix("/GstPipeline:broken/GstVideoTestSrc:camera0: error("), error.description)
     }
 

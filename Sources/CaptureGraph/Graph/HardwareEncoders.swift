@@ -56,12 +56,11 @@ package enum HardwareEncoders {
         return Trial(chosen: nil, refusals: refusals)
     }
 
-    /// GStreamer's message without its full stop, with the flow's reason when the message says only that
-    /// streaming stopped ("Internal data stream error").
-    static func reason(_ text: String, _ debug: String?) -> String {
+    /// GStreamer's message without its full stop, with the flow result the source stopped on when the
+    /// message says only that streaming stopped ("Internal data stream error").
+    static func reason(_ text: String, stoppedFlow: String?) -> String {
         let message = text.hasSuffix(".") ? String(text.dropLast()) : text
-        guard let debug, let found = debug.range(of: "reason ") else { return message }
-        return "\(message), \(debug[found.upperBound...].prefix { !$0.isNewline })"
+        return stoppedFlow.map { "\(message), \($0)" } ?? message
     }
 
     /// `starts` on a thread of its own, given 8 s: a driver that hangs in a state change is left to it, and
@@ -85,7 +84,7 @@ package enum HardwareEncoders {
         let subscription = pipeline.bus.subscribe { message in
             switch message.kind {
             case .eos: outcome.give(nil)
-            case .error(let text, let debug): outcome.give(reason(text, debug))
+            case .error(let text, _): outcome.give(reason(text, stoppedFlow: message.stoppedFlow))
             default: return
             }
         }

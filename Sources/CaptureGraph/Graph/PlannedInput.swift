@@ -15,6 +15,8 @@ public struct PlannedInput: Sendable {
     public internal(set) var compositorPad: String?
     /// The device source the running graph keeps going through failures (`on-device-loss: continue`).
     public internal(set) var kept: GraphPlan.KeptSource?
+    /// A microphone's meter of the sound as its device gives it, before its stages: its clipping alone.
+    public internal(set) var deviceMeter: ElementHandle<Element>?
     /// The elements of the input's branches, by name: whose failure an error from one of them is.
     public internal(set) var elements: Set<String> = []
 

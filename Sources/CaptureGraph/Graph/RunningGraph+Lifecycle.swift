@@ -127,7 +127,7 @@ extension RunningGraph {
             let level = SoundLevel(peak: structure.doubles("peak").max() ?? SoundLevel.floor, rms: structure.doubles("rms").max() ?? SoundLevel.floor)
             let time = elapsed
             // The meter before the stages says only whether the device itself clips.
-            let atInput = message.sourceName?.hasSuffix(GraphBuilder.inputLevelSuffix) == true
+            let atInput = plan[input: inputID].deviceMeter?.name == message.sourceName
             if !atInput { soundLevels.withValue { $0[inputID] = level } }
             return soundWatch.withValue { $0.observe(level, of: inputID, at: time, atInput: atInput) }.map { .sound($0) }
         }

@@ -150,9 +150,6 @@ struct GraphBuilder {
                                            countedFrom: DelayLines.delay(of: input, in: configuration))
     }
 
-    /// The end of the name of the meter a microphone's sound passes before its stages.
-    static let inputLevelSuffix = "-input-level"
-
     /// A microphone's source, then a branch for each of its connections (queue, switch), teed, and each
     /// output's part after the switch.
     private mutating func addMicrophone(_ input: DeviceInput, index: Int, file: inout MovieFilePart?) {
@@ -163,8 +160,9 @@ struct GraphBuilder {
         let prefix = "mic" + String(index)
         let source = MicrophoneSources(configuration: configuration).add(input, prefix: prefix, to: &plan)
         // A meter of the sound as the device gives it, for its clipping alone: the stages may hide it.
-        let inputLevel = plan.add(prefix + Self.inputLevelSuffix, .level, [("interval", .uint(SoundLevel.intervalNanoseconds))])
+        let inputLevel = plan.add(prefix + "-input-level", .level, [("interval", .uint(SoundLevel.intervalNanoseconds))])
         plan.link(source, to: inputLevel)
+        plan[input: input.id].deviceMeter = ElementHandle(inputLevel)
         let stages = SoundStages.add(input.sound, prefix: prefix, to: &plan)
         // A raw own track takes the sound before the stages, through a switch of its own that follows the
         // connection's.
