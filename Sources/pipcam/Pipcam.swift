@@ -11,7 +11,7 @@ struct Pipcam: AsyncParsableCommand {
         commandName: "pipcam",
         abstract: "Record two cameras and two microphones at once, picture-in-picture, into one Matroska file.",
         version: "pipcam \(version) (\(CaptureLibrary.version))",
-        subcommands: [Record.self, Preview.self, Serve.self, Photo.self, SyncCheck.self, Check.self, Devices.self, Controls.self, Validate.self, Describe.self, Repair.self, Export.self, Probe.self]
+        subcommands: [Record.self, StreamCommand.self, Preview.self, Serve.self, Photo.self, SyncCheck.self, Check.self, Devices.self, Controls.self, Validate.self, Describe.self, Repair.self, Export.self, Probe.self]
     )
 
     /// Parses the command line, starts the capture layer once (not for --help or --version), and runs the command.

@@ -46,7 +46,7 @@ struct Preview: AsyncParsableCommand {
         let web = controls.webURL.map { "; the page at \($0)" } ?? ""
         FileHandle.standardError.write(Data("previewing \(window?.sink.map { "with \($0)" } ?? "on the web page alone") (\(modes))\(web); \(ControlCommand.keyHelp)\n".utf8))
 
-        let outcome = await SessionEventPrinter(recording: nil, controls: controls).run(session)
+        let outcome = await SessionEventPrinter(making: .preview, controls: controls).run(session)
         if let failure = outcome?.failure { throw CLIError("the preview stopped: \(failure)") }
     }
 }

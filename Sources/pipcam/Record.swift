@@ -42,7 +42,7 @@ struct Record: AsyncParsableCommand {
         let recording = try await prepare()
         defer { recording.finish() }
         try await start(recording)
-        let printer = SessionEventPrinter(recording: recording.path, controls: recording.controls, eventsLog: recording.eventsLog)
+        let printer = SessionEventPrinter(making: .recording, controls: recording.controls, eventsLog: recording.eventsLog)
         let outcome = await printer.run(recording.session)
         outcome.map { print($0.summary) }
         await Self.waitForUploads(of: recording.session, stopper: recording.stopper, eventsLog: recording.eventsLog)

@@ -13,6 +13,11 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Hand each finished file (each part, and the last) to this command, with {file}, {name}, {folder} and {host} filled; tried again until it succeeds (rclone copyto {file} store:bucket/{host}/{name}).", valueName: "command"))
     var uploadCommand: String?
 
+    @Option(name: .customLong("stream"), help: ArgumentHelp(
+        "Also send the recording live (repeatable): srt://host:port, srt://:port (viewers pull), rtmp://host/app/key or hls:folder; NAME=ADDRESS names it. A stalled network never costs the file.",
+        valueName: "address"))
+    var streams: [String] = []
+
     @OptionGroup(title: "Streams")
     var streamOptions: StreamOptions
 
@@ -55,7 +60,7 @@ struct RecordingOptions: ParsableArguments {
         if let program = configuration.movieFile?.upload?.words.first, !ExternalCommand.exists(program) {
             throw CLIError("the upload command's program '\(program)' is not installed (not found on PATH)")
         }
-        configuration.streams = try streamOptions.streams(besides: configuration.streams)
+        configuration.streams = try streamOptions.streams(streams, besides: configuration.streams)
         let photoFolder = try photos.map(PhotoOptions.checkFolder)
         if photoFolder != nil { configuration.attachPhotoOutput(PhotoOutput(isLivePhotoCaptureEnabled: photo.live)) }
         if noThrottle { configuration.throttlePolicy.isEnabled = false }

@@ -52,7 +52,7 @@ struct Serve: AsyncParsableCommand {
         if let command = recording.movieFile?.upload { session.uploads.sendPending(with: command, folder: folder, of: session) }
         let modes = SessionEventPrinter.cameraModes(of: session)
         FileHandle.standardError.write(Data("serving \(controls.webURL ?? listen) (\(modes)); recordings go in \(folder); Ctrl-C to stop\n".utf8))
-        let outcome = await SessionEventPrinter(recording: nil, controls: controls, eventsLog: eventsLog, serving: true).run(session)
+        let outcome = await SessionEventPrinter(making: .preview, controls: controls, eventsLog: eventsLog, serving: true).run(session)
         if let outcome, outcome.summary.path != nil { print(outcome.summary) }
         if let failure = outcome?.failure { throw CLIError("the service stopped: \(failure)") }
     }

@@ -15,8 +15,10 @@ struct SessionEventPrinter {
         var diskFull = false
     }
 
-    /// The recording's file; nil for a preview, which shows no status line and finishes no file.
-    let recording: String?
+    /// What the session makes: a recording (a status line, a file to finish), streams alone (a status
+    /// line, nothing to finish), or a preview (neither).
+    enum Making { case recording, streams, preview }
+    let making: Making
     let controls: ControlInputs
     var eventsLog: EventsLog?
     /// `pipcam serve`: recordings start and end while the session goes on.
@@ -24,19 +26,17 @@ struct SessionEventPrinter {
 
     func run(_ session: CaptureSession) async -> Outcome? {
         let pressure = Locked("")
-        let ticker: Task<Void, any Error>? = recording.map { _ in
-            Task {
-                var status = StatusLine()
-                while !Task.isCancelled {
-                    try await Task.sleep(for: .milliseconds(500))
-                    guard var live = session.liveStatus() else { continue }
-                    live.uploads = session.uploads.status
-                    status.show(live, note: pressure.value)
-                }
+        let ticker: Task<Void, any Error>? = making == .preview ? nil : Task {
+            var status = StatusLine()
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(500))
+                guard var live = session.liveStatus() else { continue }
+                live.uploads = session.uploads.status
+                status.show(live, note: pressure.value)
             }
         }
         defer { ticker?.cancel() }
-        let finishing = recording == nil ? "stopping" : "finishing the file"
+        let finishing = making == .recording ? "finishing the file" : "stopping"
         var failure: String?
         var diskFull = false
         for await event in session.events {
@@ -85,7 +85,7 @@ struct SessionEventPrinter {
             case .stopped(let summary):
                 ticker?.cancel()
                 await controls.drain()
-                if recording != nil { StatusLine().finish() }
+                if making != .preview { StatusLine().finish() }
                 return Outcome(summary: summary, failure: failure, diskFull: diskFull)
             default:
                 break

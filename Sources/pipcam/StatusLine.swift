@@ -27,7 +27,7 @@ struct StatusLine {
         previous = Dictionary(uniqueKeysWithValues: status.frames.map { ($0.inputID, $0.count) })
         lastTime = status.elapsed
         let away = status.away.map { "\($0.inputID) lost \(Int((status.elapsed - $0.since).seconds)) s" }
-        let size = RecordingSummary.bytes(status.fileSize ?? 0)
+        let size = status.fileSize.map { "  " + RecordingSummary.bytes($0) } ?? ""
         let lostSound = status.soundLost.keys.sorted().map { "\($0) " + RecordingSummary.seconds(status.soundLost[$0]!) }
         let streams = status.streams.map(\.text).joined(separator: ", ")
         let meters = status.soundLevels.keys.sorted().map { id in
@@ -38,7 +38,7 @@ struct StatusLine {
         let markers = status.markers > 0 ? "  \(status.markers) marker\(status.markers == 1 ? "" : "s")" : ""
         let line = RecordingSummary.clock(status.recorded ?? status.elapsed) + paused + markers
             + "  " + rates.joined(separator: ", ") + (away.isEmpty ? "" : "  " + away.joined(separator: ", ")) + "  dropped \(status.dropped)"
-            + (lostSound.isEmpty ? "" : "  sound lost: " + lostSound.joined(separator: ", ")) + "  \(size)"
+            + (lostSound.isEmpty ? "" : "  sound lost: " + lostSound.joined(separator: ", ")) + size
             + (meters.isEmpty ? "" : "  " + meters.joined(separator: "  "))
             + (streams.isEmpty ? "" : "  " + streams) + (status.uploads.map { "  " + $0.text } ?? "") + (note.isEmpty ? "" : "  \(note)")
         if isTerminal { return "\r\u{1B}[K" + (columns.map { String(line.prefix(max(1, $0 - 1))) } ?? line) }

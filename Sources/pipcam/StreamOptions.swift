@@ -2,13 +2,9 @@ import ArgumentParser
 import Capture
 import Foundation
 
-/// `record --stream`: the recording sent live beside the file, added to a description's streams.
+/// The secrets of the streams a command line adds to a description's (`record --stream`, `pipcam
+/// stream`), each from the environment, never the command line.
 struct StreamOptions: ParsableArguments {
-    @Option(name: .customLong("stream"), help: ArgumentHelp(
-        "Also send the recording live (repeatable): srt://host:port, srt://:port (viewers pull), rtmp://host/app/key or hls:folder; NAME=ADDRESS names it. A stalled network never costs the file.",
-        valueName: "address"))
-    var addresses: [String] = []
-
     @Option(name: .customLong("stream-key-env"), help: ArgumentHelp(
         "Take a stream's key (RTMP's stream key, SRT's stream id) from this environment variable, never the command line (repeatable; NAME=VARIABLE when there are several streams).",
         valueName: "variable"))
@@ -19,8 +15,9 @@ struct StreamOptions: ParsableArguments {
         valueName: "variable"))
     var passphraseVariables: [String] = []
 
-    /// Each `--stream` as a stream, named NAME= or after its kind ("rtmp", "srt-2").
-    func streams(besides existing: [StreamOutput], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [StreamOutput] {
+    /// Each address as a stream, named NAME= or after its kind ("rtmp", "srt-2"), after `existing`.
+    func streams(_ addresses: [String], besides existing: [StreamOutput],
+                 environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [StreamOutput] {
         var named: [(name: String, address: String)] = []
         for (name, text) in addresses.map(Self.nameAndAddress) {
             let kind = text.prefix { $0 != ":" }.lowercased()
@@ -33,7 +30,7 @@ struct StreamOptions: ParsableArguments {
         var streams = existing
         for (name, text) in named {
             do { streams.append(try StreamOutput(name: name, address: text, key: keys[name], passphrase: passphrases[name])) } catch {
-                throw CLIError("--stream: \(CaptureError.streamOutput(name: name, error))")
+                throw CLIError("\(CaptureError.streamOutput(name: name, error))")
             }
         }
         return streams
@@ -59,10 +56,10 @@ struct StreamOptions: ParsableArguments {
             }
             let stream: String
             if let name {
-                guard names.contains(name) else { throw CLIError("\(option): no --stream is named '\(TerminalText.plain(name))' (streams: \(names.joined(separator: ", ")))") }
+                guard names.contains(name) else { throw CLIError("\(option): no stream address is named '\(TerminalText.plain(name))' (streams: \(names.joined(separator: ", ")))") }
                 stream = name
             } else {
-                guard let only = names.first else { throw CLIError("\(option): there is no --stream to take it") }
+                guard let only = names.first else { throw CLIError("\(option): there is no stream address to take it") }
                 guard names.count == 1 else { throw CLIError("\(option): say which stream, as NAME=\(TerminalText.plain(variable)) (streams: \(names.joined(separator: ", ")))") }
                 stream = only
             }

@@ -34,6 +34,55 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertEqual(try MediaProbe.decodeErrors(path: "\(folder)/streamed.mkv"), "")
     }
 
+    /// `pipcam stream` sends the demo with no recording: nginx gets 10 s of picture and sound, and the
+    /// file the description names is not written.
+    func testStreamingAloneReachesNginxAndWritesNoFile() throws {
+        let folder = try Paths.scratch("stream-alone")
+        let server = try RTMPServer(folder: "\(folder)/nginx")
+        defer { server.stop() }
+        let description = "\(folder)/demo.yaml"
+        try FileManager.default.copyItem(atPath: demo, toPath: description)
+        let streamed = try Command.run([Paths.pipcam, "stream", server.url(key: "alone"), "--pipeline", description, "--duration", "10"],
+                                       directory: folder)
+        XCTAssertEqual(streamed.status, 0, streamed.error)
+        XCTAssertTrue(streamed.error.contains("streaming 'rtmp' to rtmp://127.0.0.1:\(server.port)/live/****"), streamed.error)
+        XCTAssertTrue(streamed.output.hasPrefix("streamed 10.0"), streamed.output)
+        XCTAssertTrue(streamed.output.contains("stream 'rtmp' to rtmp://127.0.0.1:\(server.port)/live/****: live"), streamed.output)
+        server.stop()
+        try checkReceived(server.recordedFile(key: "alone"), seconds: 10)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mkv") }
+        XCTAssertEqual(written, [], "no recording")
+    }
+
+    /// A description with streams and no file, streamed: an HLS folder that plays, and no recording.
+    func testADescriptionWithStreamsAndNoFileIsStreamed() throws {
+        let folder = try Paths.scratch("stream-description")
+        let web = "\(folder)/web"
+        try FileManager.default.createDirectory(atPath: web, withIntermediateDirectories: true)
+        let description = "\(folder)/streams.yaml"
+        try """
+        cameras:
+          - name: front
+            synthetic: smpte
+        microphones:
+          - name: voice
+            synthetic: 440
+        output:
+          streams:
+            - name: web
+              hls: \(web)
+        """.write(toFile: description, atomically: true, encoding: .utf8)
+        let streamed = try Command.run([Paths.pipcam, "stream", "--pipeline", description, "--duration", "6"], directory: folder)
+        XCTAssertEqual(streamed.status, 0, streamed.error)
+        XCTAssertTrue(streamed.output.hasPrefix("streamed 6.0"), streamed.output)
+        try checkReceived("\(web)/index.m3u8", seconds: nil)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mkv") }
+        XCTAssertEqual(written, [], "no recording")
+        let nowhere = try Command.run([Paths.pipcam, "stream", "--pipeline", demo, "--duration", "6"], directory: folder)
+        XCTAssertNotEqual(nowhere.status, 0)
+        XCTAssertTrue(nowhere.error.contains("give where to send it"), nowhere.error)
+    }
+
     func testSRTReachesAListenerAndAViewerPullsIt() throws {
         let folder = try Paths.scratch("stream-srt")
         let receiver = try SRTReceiver(folder: folder)

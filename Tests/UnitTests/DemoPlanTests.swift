@@ -40,11 +40,24 @@ final class ComposedOnlyPlanTests: XCTestCase {
         XCTAssertEqual(plan.nodes.filter { $0.factory == .filesink }.count, 0)
     }
 
+    /// `pipcam stream`'s session: the picture encoded once for the streams, the mix in AAC for them
+    /// alone (no Opus: nothing would write it), and no file.
+    func testStreamsAloneHaveThePictureAndTheMixEncodedForThemAndNoFile() throws {
+        var configuration = Fixtures.configuration(path: "/nonexistent/never.mkv")
+        configuration.movieFile?.writesFile = false
+        configuration.streams = [try StreamOutput(name: "live", address: "rtmp://127.0.0.1/live/key")]
+        let plan = try configuration.graphPlan()
+        XCTAssertNil(plan.mux)
+        XCTAssertNotNil(plan.pictureEncoder)
+        let factories = plan.nodes.map(\.factory)
+        XCTAssertEqual([.x264enc, .voaacenc, .opusenc, .filesink].map { kind in factories.filter { $0 == kind }.count }, [1, 1, 0, 0])
+    }
+
     func testAMovieThatWritesNoFileTakesNoMicrophones() {
         var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
         configuration.movieFile?.writesFile = false
         XCTAssertThrowsError(try configuration.validate()) { error in
-            XCTAssertEqual("\(error)", "a movie that writes no file takes no microphones")
+            XCTAssertEqual("\(error)", "microphones need a file or a stream to be heard in: the session has neither")
         }
     }
 }

@@ -104,7 +104,7 @@ package final class RunningGraph: @unchecked Sendable {
 
     /// Live numbers for a status line: elapsed time, frames per camera, dropped, file size, who is away.
     package func liveStatus() -> LiveStatus {
-        let size = partsBytesWritten ?? configuration.movieFile.flatMap { ReadableFile.size(at: $0.path) }
+        let size = partsBytesWritten ?? writer.path.flatMap { ReadableFile.size(at: $0) }
         var status = LiveStatus(elapsed: elapsed, frames: counters.cameraFrames.map { ($0.inputID, $0.frames) },
                                 dropped: counters.droppedTotal, fileSize: size)
         status.away = away

@@ -4,8 +4,8 @@ extension StreamOutput {
         var names = Set<String>()
         for stream in streams {
             guard names.insert(stream.name).inserted else { throw CaptureError.streamOutput(name: stream.name, .duplicateName) }
-            guard let movie, movie.writesFile else {
-                throw CaptureError.streamOutput(name: stream.name, .malformed("a stream sends the recording: the session needs a movie file"))
+            guard movie != nil else {
+                throw CaptureError.streamOutput(name: stream.name, .malformed("a stream sends the composed picture: the session needs a movie output"))
             }
             if let bitrate = stream.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
                 throw CaptureError.streamOutput(name: stream.name, .malformed("bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))"))

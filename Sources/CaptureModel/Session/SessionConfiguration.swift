@@ -232,8 +232,8 @@ public struct SessionConfiguration: Sendable {
             if let bitrate = movie.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
                 throw CaptureError.invalidConfiguration("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")
             }
-            if !movie.writesFile && !movieConnections(.audio).isEmpty {
-                throw CaptureError.invalidConfiguration("a movie that writes no file takes no microphones")
+            if !movie.writesFile && streams.isEmpty && !movieConnections(.audio).isEmpty {
+                throw CaptureError.invalidConfiguration("microphones need a file or a stream to be heard in: the session has neither")
             }
             if !SessionLimits.audioBitrate.contains(movie.audioBitrate) {
                 throw CaptureError.invalidConfiguration("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")

@@ -100,8 +100,10 @@ public struct RecordingSummary: Sendable, CustomStringConvertible {
 
     public var isFinalized: Bool { problem == nil }
 
-    /// "recorded 2.08 s to talk.mkv" (or "to talk.mkv … talk-3.mkv (3 parts)"): the summary's first line.
+    /// "recorded 2.08 s to talk.mkv" (or "to talk.mkv … talk-3.mkv (3 parts)"; "streamed 2.08 s" with
+    /// no file): the summary's first line.
     public var recordedLine: String {
+        if path == nil && parts.isEmpty && !streams.isEmpty { return "streamed \(Self.seconds(duration))" }
         let written: String?
         switch parts.count {
         case 0: written = path

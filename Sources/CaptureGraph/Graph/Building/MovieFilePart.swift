@@ -53,7 +53,7 @@ struct MovieFilePart {
     }
 
     /// Whether each microphone has a track of its own beside the mix.
-    var hasOwnTracks: Bool { movie.audioTracks == .mixedAndSeparate && configuration.movieConnections(.audio).count > 1 }
+    var hasOwnTracks: Bool { movie.writesFile && movie.audioTracks == .mixedAndSeparate && configuration.movieConnections(.audio).count > 1 }
 
     /// Links a microphone's connection into the mix, and into a track of its own when each microphone
     /// has one: from `raw`, the sound before its processing, when given. Both take the microphone's

@@ -49,15 +49,15 @@ enum ProgramStage {
     }
 
     /// The composed picture at the recording's size and rate, encoded once for the outputs that take it
-    /// (the file, the live-photo ring); the element it leaves by, or nil when nothing encodes it (composed
-    /// for photos of the picture only).
+    /// (the file, the live-photo ring, the streams); the element it leaves by, or nil when nothing encodes
+    /// it (composed for photos of the picture only).
     static func addPicture(_ movie: MovieFileOutput, size: (width: Int, height: Int), rate: Double, configuration: SessionConfiguration,
                            to plan: inout GraphPlan) -> String? {
         guard let compositor = plan.compositor?.name else { return nil }
         let caps = plan.add("picture-caps", .capsfilter, [("caps", .caps(GraphCaps.picture(width: size.width, height: size.height, frameRate: rate)))])
         plan.compositeSource = ElementHandle(caps)
         let ring = configuration.photoOutput?.isLivePhotoCaptureEnabled == true
-        guard movie.writesFile || ring else {
+        guard movie.writesFile || ring || !configuration.streams.isEmpty else {
             plan.chain([compositor, caps, plan.addDiscard("picture-discard")])
             return nil
         }
@@ -85,13 +85,17 @@ enum ProgramStage {
         return queue
     }
 
-    /// The mixed sound in stereo, encoded once; the element it leaves by, or nil without a microphone.
-    /// Streams take an AAC encode of it, made once.
+    /// The mixed sound in stereo, encoded once for the file; the element it leaves by, or nil without a
+    /// microphone or a file. Streams take an AAC encode of it, made once.
     static func addMix(_ movie: MovieFileOutput, configuration: SessionConfiguration, to plan: inout GraphPlan) -> String? {
         guard let mixer = plan.mixerName else { return nil }
         let caps = plan.add("mix-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 2)))])
         plan.link(mixer, to: caps)
         let aac = StreamPart.addAAC(configuration, bitrate: max(128, movie.audioBitrate), to: &plan)
+        guard movie.writesFile else {
+            plan.link(caps, to: aac ?? plan.addDiscard("mix-discard"))
+            return nil
+        }
         let encoded = Encoders.addSound(movie, prefix: "mix", after: aac == nil ? caps : nil, to: &plan)
         if let aac { plan.fanOut(from: caps, to: [encoded.first, aac], tee: "mix-caps-tee") }
         return encoded.last

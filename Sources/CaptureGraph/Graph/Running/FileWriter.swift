@@ -54,14 +54,14 @@ package final class FileWriter: @unchecked Sendable {
         inProgress.withValue { $0 = FileInProgress(path: movie.path) }
     }
 
-    /// Counts the pictures that reach the file and notes where its sound ends. With a `limit`, also cuts
-    /// every track at it (buffers at or past it are dropped before the muxer) and calls `reached` once the
-    /// picture gets there, so a timed recording is exact to the frame.
+    /// Counts the pictures that reach the file (without a file, those the picture's encoder gives the
+    /// streams) and notes where its sound ends. With a `limit`, also cuts every track at it (buffers at or
+    /// past it are dropped before the muxer) and calls `reached` once the picture gets there, so a timed
+    /// recording is exact to the frame.
     ///
     /// Buffers past the limit are also dropped before every encoder: a machine that cannot encode in real
     /// time has a backlog queued there, and encoding what the file will not keep would only delay the stop.
     func watch(limit: Duration?, reached: @escaping @Sendable () -> Void) throws {
-        guard let mux = plan.mux.flatMap({ pipeline[$0] }) else { return }
         counters.fileLimit.withValue { $0 = limit }
         if let limit {
             let fired = Locked(false)
@@ -73,6 +73,13 @@ package final class FileWriter: @unchecked Sendable {
                     return .drop
                 }
             }
+        }
+        guard let mux = plan.mux.flatMap({ pipeline[$0] }) else {
+            try plan.pictureEncoder.flatMap { pipeline[$0] }?.staticPad("src").addBufferProbe { [written = counters.written] time in
+                written.bump(time)
+                return .pass
+            }
+            return
         }
         for (index, track) in plan.muxTracks.enumerated() {
             let isPicture = index == 0
@@ -106,6 +113,9 @@ package final class FileWriter: @unchecked Sendable {
 
     /// The file where a full disk stopped it.
     var currentPath: String { parts?.kept.last ?? movie?.path ?? "" }
+
+    /// The file's path, as configured; nil when no file is written (streams alone, photos).
+    var path: String? { movie?.path }
 
     /// What the muxer cannot write: which tracks play by default, and each track's duration. A file the
     /// muxer could not end (the disk filled under it, a stop asked at once) is ended here as a crashed
