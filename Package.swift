@@ -53,8 +53,8 @@ let package = Package(
         // Layer 4: the capture session, on the graph and the model; it never imports GStreamer.
         .target(name: "Capture", dependencies: ["CaptureGraph", "CaptureModel", "LinuxIO", "Locking"]),
         // Layer 5, beside the command line: the web page and its API (HTTP, a WebSocket, Prometheus's
-        // metrics) on a running session. It knows the session, never the graph; the commands it carries
-        // are the command line's, handed to it as one function.
+        // metrics) and the control socket, on one NIO stack, on a running session. It knows the session,
+        // never the graph; the commands it carries are the command line's, handed to it as one function.
         .target(
             name: "WebRemote",
             dependencies: ["Capture", "Locking",

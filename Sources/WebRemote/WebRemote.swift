@@ -32,7 +32,7 @@ public final class WebRemote: Sendable {
     /// Listens at `address` and serves until `stop()`. Refuses, in one line, an address in use or not on
     /// this machine. `token` is required off loopback.
     public init(address: WebAddress, token: WebToken?, session: CaptureSession,
-                answer: @escaping @Sendable (String) async -> String) async throws {
+                answer: @escaping @Sendable (String) async -> ControlAnswer) async throws {
         precondition(token != nil || address.isLoopback, "a web page off loopback needs a token")
         let broadcast = EventBroadcast(), metrics = SessionMetrics(session: session)
         self.broadcast = broadcast
@@ -45,7 +45,7 @@ public final class WebRemote: Sendable {
         sockets.add(middleware: WebAccessMiddleware(access: access))
         sockets.ws("/api/socket") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             let lines = broadcast.subscribe()
-            try await outbound.write(.text(await answer(#"{"command":"status"}"#)))
+            try await outbound.write(.text(await answer(#"{"command":"status"}"#).line))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await line in lines { try await outbound.write(.text(line)) }
@@ -53,7 +53,7 @@ public final class WebRemote: Sendable {
                 group.addTask {
                     for try await message in inbound.messages(maxSize: Self.maximumBody) {
                         guard case .text(let line) = message else { continue }
-                        try await outbound.write(.text(await answer(line)))
+                        try await outbound.write(.text(await answer(line).line))
                     }
                 }
                 try await group.next()
@@ -92,7 +92,7 @@ public final class WebRemote: Sendable {
                     if let status = session.liveStatus(), !status.soundLevels.isEmpty {
                         broadcast.send(JSONValue.object(["event": "levels", "levels": status.soundLevelsJSON]).text)
                     }
-                    if tick % 10 == 0 { broadcast.send(await answer(#"{"command":"status"}"#)) }
+                    if tick % 10 == 0 { broadcast.send(await answer(#"{"command":"status"}"#).line) }
                 }
                 tick += 1
                 try? await Task.sleep(for: .milliseconds(100))
@@ -101,7 +101,7 @@ public final class WebRemote: Sendable {
     }
 
     private static func addRoutes(to router: Router<BasicRequestContext>, token: WebToken?, session: CaptureSession, metrics: SessionMetrics,
-                                  answer: @escaping @Sendable (String) async -> String) {
+                                  answer: @escaping @Sendable (String) async -> ControlAnswer) {
         router.get("/") { _, _ in WebPage.page() }
         router.get("/page.js") { _, _ in WebPage.script() }
         router.get("/page.css") { _, _ in WebPage.styles() }
@@ -162,10 +162,9 @@ public final class WebRemote: Sendable {
     }
 
     /// A command's answer: 200 when it was carried out, 400 with the reason when not.
-    private static func json(_ answer: String) -> Response {
-        let refused = answer.hasPrefix(#"{"error""#) || answer.contains(#""ok":false"#)
-        return Response(status: refused ? .badRequest : .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: answer + "\n")))
+    private static func json(_ answer: ControlAnswer) -> Response {
+        Response(status: answer.isCarriedOut ? .ok : .badRequest, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: answer.line + "\n")))
     }
 
     /// An event of the session, to every open WebSocket and to the metrics.

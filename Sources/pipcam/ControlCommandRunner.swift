@@ -2,7 +2,7 @@ import Capture
 import Foundation
 import Locking
 
-/// Carries out `ControlCommand`s on a running session and answers each with one JSON line:
+/// Carries out `ControlCommand`s on a running session and answers each (`ControlAnswer`):
 /// `{"ok":true,…state…}` or `{"ok":false,"error":"…"}`. Every change is a live commit (pad positions,
 /// valves, capture sizes), so the recording goes on in the same file without losing a frame.
 struct ControlCommandRunner: Sendable {
@@ -19,8 +19,8 @@ struct ControlCommandRunner: Sendable {
     var cameraIDs: [String] { session.configuration.inputs.filter(\.device.isCamera).map(\.id) }
     var microphoneIDs: [String] { session.configuration.inputs.filter { !$0.device.isCamera }.map(\.id) }
 
-    /// Runs one command and returns its answer line (without the newline).
-    func answer(_ command: ControlCommand) async -> String {
+    /// Runs one command and returns its answer.
+    func answer(_ command: ControlCommand) async -> ControlAnswer {
         do {
             var extra: [String: JSONValue] = [:]
             switch command {
@@ -89,9 +89,9 @@ struct ControlCommandRunner: Sendable {
                 }
                 extra["controls"] = .object(Dictionary(controls.compactMap { control in control.value.map { (control.name, JSONValue.number(Double($0), places: 0)) } }) { $1 })
             }
-            return Self.line(state().merging(extra) { $1 })
+            return .carriedOut(state().merging(extra) { $1 })
         } catch {
-            return Self.line(["ok": false, "error": "\(error)"])
+            return .refused("\(error)")
         }
     }
 
@@ -120,7 +120,7 @@ struct ControlCommandRunner: Sendable {
         let configuration = session.configuration
         let layout = configuration.layout
         var state: [String: JSONValue] = [
-            "ok": true, "layout": .string(layout.kind.rawValue), "corner": .string(layout.corner.rawValue),
+            "layout": .string(layout.kind.rawValue), "corner": .string(layout.corner.rawValue),
             "main": .string(layout.mainInputID ?? cameraIDs.first ?? ""),
             "cameras": .object(Dictionary(uniqueKeysWithValues: cameraIDs.map { ($0, .bool(isEnabled($0))) })),
             "microphones": .object(Dictionary(uniqueKeysWithValues: microphoneIDs.filter(isConnected).map { ($0, .bool(isEnabled($0))) })),
@@ -174,9 +174,5 @@ struct ControlCommandRunner: Sendable {
 
     private static func next<T: Equatable>(_ value: T, in order: [T]) -> T {
         order[((order.firstIndex(of: value) ?? -1) + 1) % order.count]
-    }
-
-    static func line(_ object: [String: JSONValue]) -> String {
-        JSONValue.object(object).text
     }
 }

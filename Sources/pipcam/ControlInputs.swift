@@ -20,11 +20,11 @@ final class ControlInputs: @unchecked Sendable {
     init(session: CaptureSession, options: LiveOptions, photoDirectory: String?, photoOptions: PhotoOptions, recorder: ServeRecorder? = nil) async throws {
         let control = ControlCommandRunner(session: session, photoDirectory: photoDirectory, photoOptions: photoOptions, recorder: recorder)
         self.control = control
-        let answer: @Sendable (String) async -> String = { line in
+        let answer: @Sendable (String) async -> ControlAnswer = { line in
             do {
                 return await control.answer(try ControlCommand(jsonLine: line))
             } catch {
-                return ControlCommandRunner.line(["ok": false, "error": "\(error)"])
+                return .refused("\(error)")
             }
         }
         // The page first: its address is the likelier to be refused (in use), and a refusal then leaves
@@ -33,7 +33,7 @@ final class ControlInputs: @unchecked Sendable {
             web = try await WebRemote(address: address, token: try Self.token(for: address), session: session, answer: answer)
         }
         if let path = options.control {
-            socket = try ControlSocket(path: path, handle: answer)
+            socket = try await ControlSocket(path: path, handle: answer)
         }
         terminal = TerminalKeys { [weak self] key in self?.press(key) }
         signal(SIGUSR1, SIG_IGN)
@@ -65,7 +65,7 @@ final class ControlInputs: @unchecked Sendable {
             tasks.append(Task { [control] in
                 await previous?.value
                 let answer = await control.answer(command)
-                if answer.contains(#""ok":false"#) { FileHandle.standardError.write(Data("\n\(source): \(answer)\n".utf8)) }
+                if !answer.isCarriedOut { FileHandle.standardError.write(Data("\n\(source): \(answer.line)\n".utf8)) }
             })
         }
     }

@@ -62,14 +62,14 @@ final class JSONOutputTests: XCTestCase {
     }
 
     func testAControlAnswerShowsPathsAsWritten() throws {
-        let answer = ControlCommandRunner.line(["ok": true, "photo": "/tmp/photos/20250101-120000.json", "layout": "pip"])
+        let answer = ControlAnswer.carriedOut(["photo": "/tmp/photos/20250101-120000.json", "layout": "pip"]).line
         XCTAssertTrue(answer.contains(#""/tmp/photos/20250101-120000.json""#), answer)
         let read = try XCTUnwrap(try StrictJSON.parse(answer) as? [String: Any])
         XCTAssertEqual(read["photo"] as? String, "/tmp/photos/20250101-120000.json")
     }
 
     func testAControlAnswerWritesANonFiniteNumberAsNull() throws {
-        let answer = ControlCommandRunner.line(["ok": true, "elapsed": .number(.nan)])
+        let answer = ControlAnswer.carriedOut(["elapsed": .number(.nan)]).line
         let read = try XCTUnwrap(try StrictJSON.parse(answer) as? [String: Any])
         XCTAssertEqual(read["ok"] as? Bool, true, answer)
         XCTAssertTrue(read["elapsed"] is NSNull, answer)
