@@ -13,9 +13,8 @@ struct Record: AsyncParsableCommand {
     @OptionGroup
     var sessionOptions: SessionOptions
 
-    // Read even when it starts with "-", so that "--duration -1" is refused for its value, not as missing.
-    @Option(name: .long, parsing: .unconditional, help: "Stop after this many seconds.")
-    var duration: Double?
+    @OptionGroup
+    var duration: DurationOption
 
     @Flag(name: .long, help: "Overwrite OUTPUT if it exists.")
     var force = false
@@ -31,12 +30,6 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup(title: "Live control")
     var live: LiveOptions
-
-    func validate() throws {
-        if let duration, !SessionLimits.recordingSeconds.contains(duration) {
-            throw ValidationError("--duration is \(SessionLimits.text(SessionLimits.recordingSeconds)) seconds, not \(duration)")
-        }
-    }
 
     func run() async throws {
         let recording = try await prepare()
@@ -109,7 +102,7 @@ struct Record: AsyncParsableCommand {
         do {
             analysisLog = try analysis.start(on: &configuration, force: force)
             let session = try CaptureSession(configuration: configuration)
-            if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
+            session.recordingLimit = duration.limit
             let controls = try await ControlInputs(session: session, options: live, photoDirectory: photoFolder, photoOptions: recordingOptions.photo)
             return Prepared(path: path, session: session, controls: controls, stopper: SignalStopper(session: session),
                             eventsLog: eventsLog, analysisLog: analysisLog)

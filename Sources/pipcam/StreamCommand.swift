@@ -17,9 +17,8 @@ struct StreamCommand: AsyncParsableCommand {
     @OptionGroup
     var sessionOptions: SessionOptions
 
-    // Read even when it starts with "-", so that "--duration -1" is refused for its value, not as missing.
-    @Option(name: .long, parsing: .unconditional, help: "Stop after this many seconds.")
-    var duration: Double?
+    @OptionGroup
+    var duration: DurationOption
 
     @OptionGroup(title: "Streams")
     var streamOptions: StreamOptions
@@ -30,18 +29,12 @@ struct StreamCommand: AsyncParsableCommand {
     @OptionGroup(title: "Live control")
     var live: LiveOptions
 
-    func validate() throws {
-        if let duration, !SessionLimits.recordingSeconds.contains(duration) {
-            throw ValidationError("--duration is \(SessionLimits.text(SessionLimits.recordingSeconds)) seconds, not \(duration)")
-        }
-    }
-
     func run() async throws {
         let configuration = try await prepare()
         let eventsLog = try events.map { try EventsLog(path: $0, force: false) }
         defer { eventsLog?.close() }
         let session = try CaptureSession(configuration: configuration)
-        if let duration { session.recordingLimit = .milliseconds(Int64(duration * 1000)) }
+        session.recordingLimit = duration.limit
         let controls = try await ControlInputs(session: session, options: live, photoDirectory: nil, photoOptions: PhotoOptions.parse([]))
         defer { controls.finish() }
         let stopper = SignalStopper(session: session, notice: "stopping the streams…")

@@ -136,6 +136,7 @@ final class RecordCommandTests: XCTestCase {
             (["record", "\(folder)/out.mkv", "--pipeline", demo, "--duration", "-3"], "--duration is 0.1…86400.0 seconds, not -3.0"),
             // Shorter than a picture, it once stalled the start for 16 s.
             (["record", "\(folder)/out.mkv", "--pipeline", demo, "--duration", "0.01"], "--duration is 0.1…86400.0 seconds, not 0.01"),
+            (["stream", "hls:\(folder)", "--pipeline", demo, "--duration", "0"], "--duration is 0.1…86400.0 seconds, not 0.0"),
             (["record", "\(folder)/missing/out.mkv", "--pipeline", demo], "the folder \(folder)/missing does not exist"),
             (["record", "\(folder)/out.mp4", "--pipeline", demo], "needs a .mkv extension"),
             (["record", "\(folder)/out.mkv", "--pipeline", "\(folder)/nothing.yaml"], "the description does not exist"),
