@@ -145,7 +145,7 @@ public struct SessionConfiguration: Sendable {
     /// Why `input` cannot join this configuration, or nil when it can (`canAddInput`).
     public func reasonCannotAdd(_ input: DeviceInput) -> String? {
         if self.input(input.id) != nil { return "input '\(input.id)' is already in the session" }
-        if let format = input.activeFormat, let problem = Self.problem(with: format, rate: input.activeFrameRate, on: input.device) {
+        if let format = input.activeFormat, let problem = input.device.problem(delivering: format, rate: input.activeFrameRate) {
             return problem
         }
         return nil
@@ -201,7 +201,7 @@ public struct SessionConfiguration: Sendable {
         var seen = Set<String>(), soundsTaken = Set<String>()
         for input in inputs {
             guard seen.insert(input.id).inserted else { throw CaptureError.invalidConfiguration("input '\(input.id)' is in the session twice") }
-            if let format = input.activeFormat, let problem = Self.problem(with: format, rate: input.activeFrameRate, on: input.device) {
+            if let format = input.activeFormat, let problem = input.device.problem(delivering: format, rate: input.activeFrameRate) {
                 throw CaptureError.invalidConfiguration(problem)
             }
             // Planning reads a clip's first line: a FIFO would block it, a device never end.
@@ -214,31 +214,14 @@ public struct SessionConfiguration: Sendable {
                 throw CaptureError.invalidConfiguration("microphone '\(input.id)': camera '\(camera)' \(why)")
             }
         }
-        var checked = SessionConfiguration()
-        checked.inputs = inputs
-        checked.movieFile = movieFile
-        checked.videoDataOutputs = videoDataOutputs
-        checked.audioDataOutputs = audioDataOutputs
-        checked.photoOutput = photoOutput
-        checked.previewOutput = previewOutput
+        // Each connection as if added in turn, to all the rest of the session.
+        var checked = self
+        checked.connections = []
         for connection in connections {
             if let reason = checked.reasonCannotAdd(connection) { throw CaptureError.invalidConfiguration(reason) }
             checked.connections.append(connection)
         }
-        if let movie = movieFile {
-            if movieConnections(.video).isEmpty {
-                throw CaptureError.invalidConfiguration("there is no camera to record: a recording needs at least one")
-            }
-            if let bitrate = movie.videoBitrate, !SessionLimits.videoBitrate.contains(bitrate) {
-                throw CaptureError.invalidConfiguration("video bitrate \(bitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.videoBitrate))")
-            }
-            if !movie.writesFile && streams.isEmpty && !movieConnections(.audio).isEmpty {
-                throw CaptureError.invalidConfiguration("microphones need a file or a stream to be heard in: the session has neither")
-            }
-            if !SessionLimits.audioBitrate.contains(movie.audioBitrate) {
-                throw CaptureError.invalidConfiguration("audio bitrate \(movie.audioBitrate) kbit/s is outside \(SessionLimits.text(SessionLimits.audioBitrate))")
-            }
-        }
+        try movieFile?.check(cameras: movieConnections(.video).count, microphones: movieConnections(.audio).count, streams: !streams.isEmpty)
         try StreamOutput.check(streams, movie: movieFile)
         if !SessionLimits.deviceTimeoutSeconds.contains(deviceLoss.silenceTimeout.seconds) {
             throw CaptureError.invalidConfiguration("device timeout \(deviceLoss.silenceTimeout.seconds) s is outside \(SessionLimits.text(SessionLimits.deviceTimeoutSeconds)) seconds")
@@ -252,50 +235,9 @@ public struct SessionConfiguration: Sendable {
         if replay == .fast, let live = inputs.first(where: { if case .file = $0.device.source { return false }; return true }) {
             throw CaptureError.invalidConfiguration("replay fast needs every input to be a file camera, and '\(live.id)' is live")
         }
-        if let main = layout.mainInputID, input(main) == nil {
-            throw CaptureError.invalidConfiguration("layout main '\(main)' is not an input of the session")
-        }
-        if !SessionLimits.insetSize.contains(layout.insetSize) {
-            throw CaptureError.invalidConfiguration("inset size \(layout.insetSize) is outside \(SessionLimits.text(SessionLimits.insetSize)) of the width")
-        }
-        if !SessionLimits.margin.contains(layout.margin) {
-            throw CaptureError.invalidConfiguration("margin \(layout.margin) is outside \(SessionLimits.text(SessionLimits.margin)) of the width")
-        }
-        let picture = preset.outputSize
-        if let problem = layout.insetProblem(width: picture.width, height: picture.height) {
-            throw CaptureError.invalidConfiguration(problem)
-        }
-        if let segmenting = movieFile?.segmenting {
-            do { _ = try segmenting.checked() } catch { throw CaptureError.invalidConfiguration("\(error)") }
-        }
+        try layout.check(inputIDs: inputs.map(\.id), picture: preset.outputSize)
         if !SessionLimits.frameRate.contains(effectiveFrameRate) {
             throw CaptureError.invalidConfiguration("frame rate \(effectiveFrameRate) is outside \(SessionLimits.text(SessionLimits.frameRate))")
         }
-    }
-
-    /// Whether a device can deliver `format`; nil when it can.
-    static func problem(with format: VideoFormat, rate: Double?, on device: CaptureDevice) -> String? {
-        guard device.isCamera else { return "'\(device.id)' is a microphone; formats apply to cameras" }
-        // A format given without a rate runs at one the device offers at that size (GraphBuilder.captureMode).
-        let wanted = rate ?? (format.frameRates.isEmpty ? nil : format.maxFrameRate)
-        if device.formats.isEmpty {
-            let widths = SessionLimits.cameraWidth, heights = SessionLimits.cameraHeight
-            if !widths.contains(format.width) || !heights.contains(format.height) {
-                return "camera '\(device.id)' cannot deliver \(format.width)x\(format.height) (\(widths.lowerBound)x\(heights.lowerBound) up to \(widths.upperBound)x\(heights.upperBound))"
-            }
-            if let wanted, !SessionLimits.frameRate.contains(wanted) {
-                return "camera '\(device.id)' cannot deliver \(wanted) fps (\(SessionLimits.text(SessionLimits.frameRate)))"
-            }
-            return nil
-        }
-        let sameSize = device.formats.filter { $0.width == format.width && $0.height == format.height && $0.pixelFormat == format.pixelFormat }
-        guard let mode = sameSize.first else {
-            let offered = device.formats.map(\.description).joined(separator: "; ")
-            return "camera '\(device.id)' has no mode \(format.pixelFormat) \(format.width)x\(format.height) (it offers: \(offered))"
-        }
-        if let wanted, !mode.frameRates.contains(where: { abs($0 - wanted) < 0.01 }) && !mode.frameRates.isEmpty {
-            return "camera '\(device.id)' offers \(mode), not \(VideoFormat.rateText(wanted)) fps"
-        }
-        return nil
     }
 }
