@@ -154,7 +154,7 @@ extension CaptureSession {
         } catch {
             problem = "\(error)"
         }
-        var summary = running.summary(path: configuration.movieFile.flatMap { $0.writesFile ? $0.path : nil }, problem: problem)
+        var summary = running.summary(problem: problem)
         summary.uploads = uploads.status
         release(running)
         locked { stopTask = nil }

@@ -124,9 +124,10 @@ package final class RunningGraph: @unchecked Sendable {
         return try streams.turn(name, on: on)
     }
 
-    /// What the file holds once the graph has stopped.
-    package func summary(path: String?, problem: String?) -> RecordingSummary {
+    /// What the file holds once the graph has stopped (no file's path when none was written).
+    package func summary(problem: String?) -> RecordingSummary {
         stopped.withValue { $0 = true }
+        let path = writer.path
         let cameras = counters.cameraFrames.map {
             RecordingSummary.Camera(inputID: $0.inputID, mode: plan.cameraModes[$0.inputID]?.description ?? "", frames: $0.frames, dropped: $0.dropped)
         }
