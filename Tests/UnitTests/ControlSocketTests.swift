@@ -18,17 +18,17 @@ final class ControlSocketTests: XCTestCase {
         }
         defer { socket.close() }
         let answers = try await onAThread {
-            let client = try RawClient(path: path)
+            let client = try ControlClient(path: path, timeout: 5, answerTimeout: 10)
             try client.write("slow 20\n  slow 5 \n\nslow 0\n")
-            return try (0..<3).map { _ in try client.readLine() }
+            return (0..<3).map { _ in client.readLine() }
         }
         XCTAssertEqual(answers, ["slow 20", "slow 5", "slow 0"].map { Self.heard($0) }, "in order, blank lines skipped")
 
         let before = Self.threads()
         let counts = try await onAThread {
-            let clients = try (0..<40).map { _ in try RawClient(path: path) }
+            let clients = try (0..<40).map { _ in try ControlClient(path: path, timeout: 5, answerTimeout: 10) }
             for (index, client) in clients.enumerated() { try client.write("client \(index)\n") }
-            let heard = try clients.enumerated().filter { try $1.readLine() == Self.heard("client \($0)") }.count
+            let heard = clients.enumerated().filter { $1.readLine() == Self.heard("client \($0)") }.count
             return (heard, Self.threads())
         }
         XCTAssertEqual(counts.0, 40, "each client heard back")
@@ -41,14 +41,14 @@ final class ControlSocketTests: XCTestCase {
         let folder = try Paths.scratch("control-socket-path")
         let stale = folder + "/stale"
         let left = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertEqual(RawClient.withAddress(stale) { bind(left, $0, $1) }, 0)
+        XCTAssertEqual(ControlClient.withAddress(stale) { bind(left, $0, $1) }, 0)
         close(left)
         let replacing = try await ControlSocket(path: stale) { .refused($0) }
         defer { replacing.close() }
         let echoed = try await onAThread {
-            let client = try RawClient(path: stale)
+            let client = try ControlClient(path: stale, timeout: 5, answerTimeout: 10)
             try client.write("hello\n")
-            return try client.readLine()
+            return client.readLine()
         }
         XCTAssertEqual(echoed, #"{"error":"hello","ok":false}"#)
 
@@ -83,45 +83,6 @@ final class ControlSocketTests: XCTestCase {
     private func onAThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result(catching: body)) }.start()
-        }
-    }
-}
-
-/// A plain client: writes bytes as given, reads one line at a time.
-private final class RawClient: @unchecked Sendable {
-    private let socket: Int32
-
-    init(path: String) throws {
-        socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard Self.withAddress(path, { connect(socket, $0, $1) }) == 0 else { throw ProbeError("cannot connect to \(path)") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    deinit { close(socket) }
-
-    static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    func write(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard Glibc.write(socket, bytes, bytes.count) == bytes.count else { throw ProbeError("could not write") }
-    }
-
-    /// One line without its newline; fails after ten seconds without one.
-    func readLine() throws -> String {
-        var line = Data()
-        var byte: UInt8 = 0
-        while true {
-            guard read(socket, &byte, 1) == 1 else { throw ProbeError("no answer line (read so far: \(String(decoding: line, as: UTF8.self)))") }
-            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-            line.append(byte)
         }
     }
 }
