@@ -9,9 +9,14 @@ export G_DEBUG = fatal-criticals
 PREFIX ?= /usr/local
 # The release build has a scratch path of its own: it never waits for `swift test`'s lock on .build.
 RELEASE = .build-release
-STAGE = $(RELEASE)/stage
-STAGED = $(RELEASE)/staged
-MANUAL = $(RELEASE)/plugins/GenerateManual/outputs/pipcam/pipcam.1
+# `CONFIG=debug` stages the debug build in .build instead. `make test` stages it before the tests
+# start, and the install test installs that one: it checks what is installed and where without
+# building everything a second time. `make install` stays a release build.
+CONFIG ?= release
+BUILT = $(if $(filter debug,$(CONFIG)),.build,$(RELEASE))
+STAGE = $(BUILT)/stage
+STAGED = $(BUILT)/staged
+MANUAL = $(BUILT)/plugins/GenerateManual/outputs/pipcam/pipcam.1
 # Every file install writes, relative to PREFIX; uninstall removes exactly these.
 INSTALLED = bin/pipcam \
 	share/bash-completion/completions/pipcam \
@@ -41,6 +46,7 @@ demo: build
 
 test: test-deps
 	$(SWIFT) build --build-tests
+	@$(MAKE) --no-print-directory CONFIG=debug release
 	$(SWIFT) test --disable-swift-testing --skip 'DeviceTests|DeviceLossTests'
 
 # The pure code alone (options, control commands, JSON lines, limits, layout, the demo's graph): seconds.
@@ -96,12 +102,13 @@ sanitize-proof: $(SANITIZE)/clips/made
 release: $(STAGED)
 
 $(STAGED): Makefile Package.swift $(shell find Sources systemd -type f) | deps
-	$(SWIFT) build -c release --scratch-path $(RELEASE) --product pipcam
+	$(if $(STAGED_ONLY),$(error $(STAGED) is older than a source; `make test` stages the debug build first))
+	$(SWIFT) build -c $(CONFIG) --scratch-path $(BUILT) --product pipcam
 	rm -f $(MANUAL)
-	$(SWIFT) package --scratch-path $(RELEASE) plugin generate-manual
+	$(SWIFT) package --scratch-path $(BUILT) plugin generate-manual --configuration $(CONFIG)
 	rm -rf $(STAGE)
 	mkdir -p $(addprefix $(STAGE)/,$(sort $(dir $(INSTALLED))))
-	cp $(RELEASE)/release/pipcam $(STAGE)/bin/pipcam
+	cp $(BUILT)/$(CONFIG)/pipcam $(STAGE)/bin/pipcam
 	$(STAGE)/bin/pipcam --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/pipcam
 	$(STAGE)/bin/pipcam --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_pipcam
 	$(STAGE)/bin/pipcam --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/pipcam.fish

@@ -4,7 +4,9 @@ import XCTest
 
 /// `make install` and `make uninstall`, as the README has a person run them: `PREFIX=$HOME/.local`, then
 /// `pipcam`, `man pipcam` and bash completion in a clean environment whose PATH has `$HOME/.local/bin`.
-/// The Makefile builds in release under .build-release, so it does not wait for this run's lock on .build.
+/// It installs the debug build `make test` staged before the tests started (`CONFIG=debug`): what is installed
+/// and where is the same as from a release build, which would cost a second build of everything. Staging
+/// here would wait for ever on this run's lock on .build, so `STAGED_ONLY` makes a stale stage an error.
 final class InstallTests: XCTestCase {
     static let installed = [
         ".local/bin/pipcam",
@@ -22,7 +24,8 @@ final class InstallTests: XCTestCase {
         // What a login shell of this user has: nothing from this test run (MANPATH, XDG_*, G_DEBUG) leaks in.
         let shell = ["env", "-i", "HOME=\(home)", "PATH=\(prefix)/bin:/usr/bin:/bin"]
 
-        let install = try Command.run(["make", "install", "PREFIX=\(prefix)"], directory: Paths.repository)
+        let install = try Command.run(["make", "install", "CONFIG=debug", "STAGED_ONLY=1", "PREFIX=\(prefix)"],
+                                      directory: Paths.repository)
         XCTAssertEqual(install.status, 0, install.output + install.error)
         XCTAssertEqual(try files(under: home), Self.installed)
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: "\(prefix)/bin/pipcam"))
@@ -79,7 +82,7 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.output + verify.error)
         XCTAssertEqual(verify.error.split(separator: "\n").filter { $0.contains("pipcam-serve") }, [], verify.error)
 
-        let uninstall = try Command.run(["make", "uninstall", "PREFIX=\(prefix)"], directory: Paths.repository)
+        let uninstall = try Command.run(["make", "uninstall", "CONFIG=debug", "PREFIX=\(prefix)"], directory: Paths.repository)
         XCTAssertEqual(uninstall.status, 0, uninstall.output + uninstall.error)
         XCTAssertEqual(try files(under: home), [], "uninstall leaves no file behind")
     }
