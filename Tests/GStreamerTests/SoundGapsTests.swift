@@ -68,6 +68,22 @@ final class SoundGapsTests: XCTestCase {
         XCTAssertEqual(gaps.lost, .zero)
     }
 
+    /// A device whose first sound is a second into the recording (a machine too busy to read it sooner):
+    /// the second before it is lost, though nothing skips after it.
+    func testTheTimeBeforeADeviceBeganLateIsCountedLost() async throws {
+        let pipeline = try Pipeline(name: "late")
+        let (source, queue, _) = try Self.chain(in: pipeline, properties: [:])
+        try source.set("timestamp-offset", Int64(1_000_000_000))
+        let gaps = SoundGaps(at: try queue.staticPad("src"), from: try queue.staticPad("sink"))
+        let onTime = SoundGaps(at: try queue.staticPad("src"))
+        let messages = pipeline.bus.messages()
+        try pipeline.setState(.playing)
+        try await waitForMessage(messages, "end of stream") { $0.isEndOfStream }
+        try pipeline.setState(.null)
+        XCTAssertEqual(gaps.lost, .seconds(1))
+        XCTAssertEqual(onTime.lost, .zero, "without its source, the count starts at the first sound")
+    }
+
     /// A source of 100 buffers of 10 ms of sound, `middle` made with `properties`, and a sink.
     private static func chain(in pipeline: Pipeline, middle: String = "queue",
                               properties: KeyValuePairs<String, any PropertyValueConvertible>) throws -> (Element, Element, Element) {

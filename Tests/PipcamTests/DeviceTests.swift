@@ -45,8 +45,9 @@ final class DeviceTests: XCTestCase {
     /// What pipcam says it lost of a microphone's sound (`inputID` in the summary) is what its tracks miss
     /// of its tone: no more than the mix (stream 0) or its own track (`stream`) misses of the whole tone
     /// (it says the most one of them lost), and no less than its own track's silence, less a second
-    /// (before a sound card's first sound and after its last is not sound lost; what a mixer drops as
-    /// late is not counted: 0.9 s of 18.9 in a mix in one run beside two CPU hogs).
+    /// (after a sound card's last sound is not sound lost, nor its usual start; what a mixer drops as
+    /// late is not counted: 0.9 s of 18.9 in a mix in one run beside two CPU hogs). A card that began
+    /// late is: 2 s of a 6 s track's silence before its first sound, in one run beside a CPU hog.
     private func assertSoundLostIsSaid(stream: Int, frequency: Double, inputID: String, in file: String, summary: String,
                                        file source: StaticString = #filePath, line: UInt = #line) throws {
         let said = SummaryText.soundLost(of: inputID, in: summary)

@@ -125,6 +125,14 @@ void pc_sound_gaps_unref(PcSoundGaps *gaps);
 /// Counts what skips at `pad` (each pad its own stream; attach one count to one pad).
 void pc_sound_gaps_attach(PcSoundGaps *gaps, GstPad *pad);
 
+/// Where the sound counted at the attached pad comes from, upstream of anything that may let it go:
+/// the device's first sound. The attached pad's first sound, if later, was lost, and so was the time
+/// before a device's first sound when it began late. Attach before the sound flows.
+void pc_sound_gaps_attach_source(PcSoundGaps *gaps, GstPad *pad);
+
+/// Where the file ends, as a running time: sound lost past it is not counted, as the file keeps none.
+void pc_sound_gaps_end(PcSoundGaps *gaps, GstClockTime end);
+
 /// The sound lost so far.
 GstClockTime pc_sound_gaps_lost(PcSoundGaps *gaps);
 

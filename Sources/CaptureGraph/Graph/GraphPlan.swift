@@ -175,9 +175,6 @@ public struct GraphPlan: Sendable {
     /// on that rate's grid (`Pad.putFramesOnGrid`), as the picture's are, so readers that time a track by
     /// its nominal rate never round two frames onto one time.
     public var trackGrids: [ElementHandle<Element>: Double] = [:]
-    /// Each microphone's last elements before the file's mixers, by input: sound that skips leaving them
-    /// was lost on the way (`SoundGaps`).
-    public var soundJoins: [String: [ElementHandle<Element>]] = [:]
     /// The queue before the picture's encoder, where pictures are dropped when encoding falls behind.
     public var pictureQueue: ElementHandle<Element>?
     /// The builder's own: the mixer and the preview's compositor, linked into as they are made.

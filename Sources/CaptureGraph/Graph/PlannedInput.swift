@@ -17,6 +17,12 @@ public struct PlannedInput: Sendable {
     public internal(set) var kept: GraphPlan.KeptSource?
     /// A microphone's meter of the sound as its device gives it, before its stages: its clipping alone.
     public internal(set) var deviceMeter: ElementHandle<Element>?
+    /// Where a microphone's sound enters the graph from its device (its sink pad), before anything that
+    /// may let sound go: how late the device began, and where its sound starts (`SoundGaps`).
+    public internal(set) var soundSource: ElementHandle<Element>?
+    /// A microphone's last elements before the file's mixers: sound that skips leaving them was lost on
+    /// the way (`SoundGaps`).
+    public internal(set) var soundJoins: [ElementHandle<Element>] = []
     /// The elements of the input's branches, by name: whose failure an error from one of them is.
     public internal(set) var elements: Set<String> = []
 

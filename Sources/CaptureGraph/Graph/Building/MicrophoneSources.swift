@@ -43,6 +43,7 @@ struct MicrophoneSources {
                                           next: ElementHandle(format), selector: nil, end: ElementHandle(format))
         }
         let convert = plan.add("\(prefix)-convert", .audioconvert)
+        plan[input: input.id].soundSource = ElementHandle(convert)
         let resample = plan.add("\(prefix)-resample", .audioresample)
         let caps = plan.add("\(prefix)-caps", .capsfilter, [("caps", .caps(GraphCaps.sound(channels: 1)))])
         let queue = plan.add("\(prefix)-queue", .queue, GraphBuilder.leakyQueue(buffers: GraphBuilder.microphoneQueueBuffers))

@@ -75,14 +75,14 @@ struct MovieFilePart {
                 trackQueue = plan.add("\(branch)-track-queue", .queue, queue)
                 plan.fanOut(from: valve, to: [toMix, trackQueue], tee: "\(branch)-tee")
             }
-            plan.soundJoins[input.id, default: []].append(ElementHandle(trackQueue))
+            plan[input: input.id].soundJoins.append(ElementHandle(trackQueue))
             let pace = plan.add("\(branch)-track-pace", .audiomixer, ProgramStage.mixerLatency(plan))
             plan.link(trackQueue, to: pace, "sink_0", timeOffset: offset)
             let encoded = Encoders.addSound(movie, prefix: "\(branch)-track", after: pace, to: &plan)
             sound.append(encoded.last)
             titles[encoded.last] = input.label
         }
-        plan.soundJoins[input.id, default: []].append(ElementHandle(toMix))
+        plan[input: input.id].soundJoins.append(ElementHandle(toMix))
         plan.link(toMix, to: mixer, "sink_\(mixerInputs)", padProperties: [("mute", .bool(isMutedInMix(input.id)))], timeOffset: offset)
         mixerInputs += 1
     }

@@ -62,8 +62,8 @@ package final class FileWriter: @unchecked Sendable {
     /// Buffers past the limit are also dropped before every encoder: a machine that cannot encode in real
     /// time has a backlog queued there, and encoding what the file will not keep would only delay the stop.
     func watch(limit: Duration?, reached: @escaping @Sendable () -> Void) throws {
-        counters.fileLimit.withValue { $0 = limit }
         if let limit {
+            counters.cut(at: limit)
             let fired = Locked(false)
             for encoder in plan.encoders {
                 let isPicture = encoder == plan.pictureEncoder

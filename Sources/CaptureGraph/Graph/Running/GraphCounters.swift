@@ -27,8 +27,8 @@ package final class GraphCounters: @unchecked Sendable {
     /// The highest dropped total reported so far (see `droppedTotal`).
     private let droppedHighest = Locked(0)
     /// Where a timed recording cuts every track (`FileWriter.watch`): a camera's frames from there on are
-    /// not the file's, so they are not counted.
-    let fileLimit = Locked<Duration?>(nil)
+    /// not the file's, so they are not counted, nor is sound lost past it.
+    private let fileLimit = Locked<Duration?>(nil)
     /// Where each microphone's sound joins the file's mixers, by input.
     private var soundGaps: [String: [SoundGaps]] = [:]
     /// Whether frames are moving (the graph started and has not stopped): some are then on their way.
@@ -45,8 +45,9 @@ package final class GraphCounters: @unchecked Sendable {
                 delivered[tap.inputID] = try count(at: pipeline[element]?.staticPad(padName))
             }
         }
-        for (inputID, joins) in plan.soundJoins {
-            soundGaps[inputID] = try joins.compactMap { pipeline[$0] }.map { SoundGaps(at: try $0.staticPad("src")) }
+        for input in plan.inputs where !input.soundJoins.isEmpty {
+            let source = try input.soundSource.flatMap { pipeline[$0] }?.staticPad("sink")
+            soundGaps[input.id] = try input.soundJoins.compactMap { pipeline[$0] }.map { SoundGaps(at: try $0.staticPad("src"), from: source) }
         }
         if let queue = plan.pictureQueue.flatMap({ pipeline[$0] }) {
             try queue.staticPad("sink").addBufferProbe { [composed] time in composed.bump(time); return .pass }
@@ -75,6 +76,12 @@ package final class GraphCounters: @unchecked Sendable {
             let reached = delivered[tap.inputID]?.value ?? frames
             return (tap.inputID, frames, max(0, frames - reached - (running ? tap.framesOnTheWay : 0)))
         }
+    }
+
+    /// Where a timed recording cuts every track: nothing past it is counted.
+    func cut(at limit: Duration) {
+        fileLimit.withValue { $0 = limit }
+        for gaps in soundGaps.values.joined() { gaps.end(at: limit) }
     }
 
     /// Each microphone's sound lost on its way into the file so far, by input (none when nothing was): the
