@@ -59,6 +59,27 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(plan.frameRate, 25, "the picture runs at the rate both cameras deliver")
     }
 
+    /// Each output rules on its own connections (`TakesConnections`): a data output takes one input of its
+    /// kind, a photo one camera per connection.
+    func testEachOutputSaysWhatItTakes() {
+        var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
+        configuration.videoDataOutputs.append(VideoDataOutput(id: "frames"))
+        configuration.audioDataOutputs.append(AudioDataOutput(id: "samples"))
+        configuration.attachPhotoOutput(PhotoOutput())
+        let front = DeviceInput(device: Fixtures.front).port, side = DeviceInput(device: Fixtures.side).port
+        let voice = DeviceInput(device: Fixtures.voice).port
+        XCTAssertEqual(configuration.reasonCannotAdd(Connection(from: voice, to: "frames")), "video data output 'frames' takes a camera port")
+        XCTAssertNil(configuration.reasonCannotAdd(Connection(from: front, to: "frames")))
+        configuration.connections.append(Connection(from: front, to: "frames"))
+        XCTAssertEqual(configuration.reasonCannotAdd(Connection(from: side, to: "frames")), "video data output 'frames' takes exactly one camera")
+        XCTAssertEqual(configuration.reasonCannotAdd(Connection(from: front, to: "samples")), "audio data output 'samples' takes a microphone port")
+        XCTAssertNil(configuration.reasonCannotAdd(Connection(from: voice, to: "samples")))
+        XCTAssertEqual(configuration.reasonCannotAdd(Connection(inputPorts: [front, side], outputID: "photo")),
+                       "the photo output takes one camera per connection")
+        XCTAssertEqual(configuration.reasonCannotAdd(Connection(from: front, to: "photo")),
+                       "\(front) is already connected to 'photo'", "what every output refuses is said the same for each")
+    }
+
     func testCanAddChecksSayWhyNot() {
         var configuration = Fixtures.configuration(path: "/tmp/x.mkv")
         XCTAssertEqual(configuration.reasonCannotAdd(DeviceInput(device: Fixtures.front)), "input 'front' is already in the session")

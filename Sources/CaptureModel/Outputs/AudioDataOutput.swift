@@ -78,3 +78,12 @@ public struct AudioDataBuffer: Sendable {
 package protocol SampleMemoryAccess: Sendable {
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R
 }
+
+extension AudioDataOutput: TakesConnections {
+    /// One microphone's sound, so exactly one microphone.
+    package func reasonCannotTake(_ connection: Connection, besides taken: [Connection]) -> String? {
+        if connection.mediaType != .audio { return "audio data output '\(id)' takes a microphone port" }
+        if !taken.isEmpty || connection.inputPorts.count > 1 { return "audio data output '\(id)' takes exactly one microphone" }
+        return nil
+    }
+}

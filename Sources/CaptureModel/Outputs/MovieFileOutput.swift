@@ -64,3 +64,17 @@ public struct MovieFileOutput: Sendable, Hashable {
         self.isolatedCameraTracks = isolatedCameraTracks
     }
 }
+
+extension SessionConfiguration {
+    /// The movie output when it writes a file: what a disk fills, an upload sends and a repair mends.
+    /// `pipcam stream` and photos keep one that writes none, for its picture and sound.
+    public var recordedFile: MovieFileOutput? { movieFile.flatMap { $0.writesFile ? $0 : nil } }
+}
+
+extension MovieFileOutput: TakesConnections {
+    /// The file's picture composes two cameras at most (any number of microphones are mixed).
+    package func reasonCannotTake(_ connection: Connection, besides taken: [Connection]) -> String? {
+        if connection.mediaType == .video && taken.filter { $0.mediaType == .video }.count >= 2 { return "the movie file already composes two cameras" }
+        return nil
+    }
+}

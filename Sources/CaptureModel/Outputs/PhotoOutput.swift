@@ -132,3 +132,11 @@ public enum PhotoCaptureEvent: Sendable {
     case didFinishProcessingPhoto(CapturedStill)
     case didFinishCapture(PhotoCaptureResult)
 }
+
+extension PhotoOutput: TakesConnections {
+    /// A photo is of one camera: each connection brings one.
+    package func reasonCannotTake(_ connection: Connection, besides taken: [Connection]) -> String? {
+        if connection.mediaType != .video || connection.inputPorts.count > 1 { return "the photo output takes one camera per connection" }
+        return nil
+    }
+}

@@ -54,3 +54,12 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         self.init(width: parts[0], height: parts[1])
     }
 }
+
+extension VideoDataOutput: TakesConnections {
+    /// One camera's frames, so exactly one camera.
+    package func reasonCannotTake(_ connection: Connection, besides taken: [Connection]) -> String? {
+        if connection.mediaType != .video { return "video data output '\(id)' takes a camera port" }
+        if !taken.isEmpty || connection.inputPorts.count > 1 { return "video data output '\(id)' takes exactly one camera" }
+        return nil
+    }
+}
