@@ -11,8 +11,8 @@ extension CaptureSession {
         try await operations.run {
             guard self.locked({ self.graph == nil }) else { return }
             let configuration = self.configuration
-            if let movie = configuration.movieFile, movie.writesFile {
-                UnfinishedRecordings.repair(besides: movie.path) { self.eventContinuation.yield(self.uploads.noting($0)) }
+            if let movie = configuration.recordedFile {
+                self.uploads.repairUnfinished(besides: movie.path) { self.eventContinuation.yield($0) }
             }
             self.segmentNames.begin(at: configuration.movieFile?.path)
             await HardwareEncoders.prepare(for: configuration)

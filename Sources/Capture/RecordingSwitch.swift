@@ -18,7 +18,7 @@ public struct RecordingSwitch: Sendable {
     public func start(_ recording: SessionConfiguration) async throws {
         guard let movie = recording.movieFile else { throw CaptureError.invalidConfiguration("a recording needs a movie file") }
         guard session.configuration.movieFile == nil else { throw CaptureError.invalidConfiguration("already recording") }
-        if movie.writesFile { UnfinishedRecordings.repair(besides: movie.path) { session.eventContinuation.yield(session.uploads.noting($0)) } }
+        if movie.writesFile { session.uploads.repairUnfinished(besides: movie.path) { session.eventContinuation.yield($0) } }
         try await session.update { configuration in
             guard configuration.movieFile == nil else { return }
             configuration.movieFile = movie

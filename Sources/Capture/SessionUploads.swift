@@ -10,16 +10,18 @@ public final class SessionUploads: @unchecked Sendable {
     /// Recordings cut off by a crash and repaired as the session started: uploaded with its files.
     private let repaired = Locked<[String]>([])
 
-    /// Notes a recording repaired as the session starts (a part cut off by a kill never reached the
-    /// uploads); returns the event as it was.
-    func noting(_ event: SessionEvent) -> SessionEvent {
-        if case .repaired(let path, _) = event { repaired.withValue { $0.append(path) } }
-        return event
+    /// Mends a recording a crash or a power cut left beside `path`, before a new one starts there: `report`
+    /// says so, and the mended file is uploaded with the new one's files (cut off, it never reached them).
+    func repairUnfinished(besides path: String, report: (SessionEvent) -> Void) {
+        UnfinishedRecordings.repair(besides: path) { event in
+            if case .repaired(let path, _) = event { repaired.withValue { $0.append(path) } }
+            report(event)
+        }
     }
 
     /// Hands each file `running` finishes to the uploads, and lets `keep` delete only parts already sent.
     func watch(_ running: RunningGraph, configuration: SessionConfiguration, report: @escaping @Sendable (SessionEvent) -> Void) {
-        guard let movie = configuration.movieFile, movie.writesFile, let command = movie.upload else { return }
+        guard let movie = configuration.recordedFile, let command = movie.upload else { return }
         let queue = self.queue(command, folder: URL(fileURLWithPath: movie.path).deletingLastPathComponent().path, report: report)
         queue.keepsParts(running.writer.partsTidier)
         for path in repaired.withValue({ paths in defer { paths = [] }; return paths }) { queue.add(path) }

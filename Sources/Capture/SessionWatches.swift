@@ -29,7 +29,7 @@ enum SessionWatches {
             try await ThrottleStep.apply(settings, to: running, in: session)
         },
                                                report: report))
-        if let movie = configuration.movieFile, movie.writesFile { disk(of: running, path: movie.path, report: report, stop: stop) }
+        if let movie = configuration.recordedFile { disk(of: running, path: movie.path, report: report, stop: stop) }
         session.uploads.watch(running, configuration: configuration, report: report)
         if let limit { self.limit(limit + limitGrace, of: running, stop: stop) }
     }

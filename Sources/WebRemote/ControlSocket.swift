@@ -11,7 +11,7 @@ public final class ControlSocket: Sendable {
     private let listener: any Channel
 
     /// Listens at `path`. A socket left there by a pipcam that is gone is replaced; anything else is not.
-    public init(path: String, handle: @escaping @Sendable (String) async -> ControlAnswer) async throws {
+    public init(path: String, handle: @escaping ControlHandler) async throws {
         let limit = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
         guard path.utf8.count <= limit else {
             throw WebRemoteError("the control socket path \(path) is too long (at most \(limit) bytes)")
@@ -44,7 +44,7 @@ public final class ControlSocket: Sendable {
 
     /// Each client on a task of its own, until the listener closes.
     private static func serve(_ server: NIOAsyncChannel<NIOAsyncChannel<String, ByteBuffer>, Never>,
-                              handle: @escaping @Sendable (String) async -> ControlAnswer) async {
+                              handle: @escaping ControlHandler) async {
         try? await server.executeThenClose { clients in
             await withDiscardingTaskGroup { group in
                 do {
@@ -59,7 +59,7 @@ public final class ControlSocket: Sendable {
     }
 
     /// Reads a client's lines until it hangs up; answers each before reading the next.
-    private static func answer(_ client: NIOAsyncChannel<String, ByteBuffer>, handle: @escaping @Sendable (String) async -> ControlAnswer) async {
+    private static func answer(_ client: NIOAsyncChannel<String, ByteBuffer>, handle: @escaping ControlHandler) async {
         try? await client.executeThenClose { lines, answers in
             for try await line in lines {
                 let command = line.trimmingCharacters(in: .whitespacesAndNewlines)

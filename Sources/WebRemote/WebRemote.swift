@@ -32,7 +32,7 @@ public final class WebRemote: Sendable {
     /// Listens at `address` and serves until `stop()`. Refuses, in one line, an address in use or not on
     /// this machine. `token` is required off loopback.
     public init(address: WebAddress, token: WebToken?, session: CaptureSession,
-                answer: @escaping @Sendable (String) async -> ControlAnswer) async throws {
+                answer: @escaping ControlHandler) async throws {
         precondition(token != nil || address.isLoopback, "a web page off loopback needs a token")
         let broadcast = EventBroadcast(), metrics = SessionMetrics(session: session)
         self.broadcast = broadcast
@@ -101,7 +101,7 @@ public final class WebRemote: Sendable {
     }
 
     private static func addRoutes(to router: Router<BasicRequestContext>, token: WebToken?, session: CaptureSession, metrics: SessionMetrics,
-                                  answer: @escaping @Sendable (String) async -> ControlAnswer) {
+                                  answer: @escaping ControlHandler) {
         router.get("/") { _, _ in WebPage.page() }
         router.get("/page.js") { _, _ in WebPage.script() }
         router.get("/page.css") { _, _ in WebPage.styles() }

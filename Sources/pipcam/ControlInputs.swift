@@ -20,7 +20,7 @@ final class ControlInputs: @unchecked Sendable {
     init(session: CaptureSession, options: LiveOptions, photoDirectory: String?, photoOptions: PhotoOptions, recorder: ServeRecorder? = nil) async throws {
         let control = ControlCommandRunner(session: session, photoDirectory: photoDirectory, photoOptions: photoOptions, recorder: recorder)
         self.control = control
-        let answer: @Sendable (String) async -> ControlAnswer = { line in
+        let answer: ControlHandler = { line in
             do {
                 return await control.answer(try ControlCommand(jsonLine: line))
             } catch {

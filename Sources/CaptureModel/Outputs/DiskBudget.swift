@@ -17,7 +17,7 @@ public struct DiskBudget: Sendable, Equatable {
     /// The rate `configuration`'s file is written at: the picture, each isolated camera track (at most the
     /// picture's rate each), and each sound track.
     public init(for configuration: SessionConfiguration) {
-        guard let movie = configuration.movieFile, movie.writesFile else {
+        guard let movie = configuration.recordedFile else {
             self.init(bytesPerSecond: 0)
             return
         }

@@ -19,3 +19,7 @@ public struct ControlAnswer: Sendable, Equatable {
     /// The answer as one JSON line, without its newline.
     public var line: String { JSONValue.object(fields).text }
 }
+
+/// What carries out one line of a command and answers it: the one handler every way of sending commands
+/// is given.
+public typealias ControlHandler = @Sendable (String) async -> ControlAnswer

@@ -26,7 +26,7 @@ package final class FileWriter: @unchecked Sendable {
 
     init(plan: GraphPlan, configuration: SessionConfiguration, pipeline: Pipeline, counters: GraphCounters) throws {
         self.plan = plan
-        movie = configuration.movieFile.flatMap { $0.writesFile ? $0 : nil }
+        movie = configuration.recordedFile
         self.pipeline = pipeline
         self.counters = counters
         parts = try Self.writeParts(of: plan, movie: movie, in: pipeline, finished: finished)
