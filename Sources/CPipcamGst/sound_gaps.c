@@ -3,7 +3,8 @@
 
 /// A jump forward this small is the rounding of timestamps, not sound lost.
 #define PC_SOUND_GAP_TOLERANCE GST_MSECOND
-/// A device's first sound this soon after the recording starts is its usual start, not sound lost.
+/// A device's first sound this soon after the recording starts is its usual start, not sound lost; of a
+/// later start, only what comes after this much is counted, so the count never says more than was lost.
 #define PC_SOUND_LATE_START_TOLERANCE (200 * GST_MSECOND)
 
 struct PcSoundGaps {
@@ -57,7 +58,7 @@ static void pc_sound_gaps_begin(PcSoundGaps *gaps, GstClockTime start, gboolean 
     gaps->began = TRUE;
     if (!counts || !GST_CLOCK_TIME_IS_VALID(gaps->source_first)) return;
     if (GST_CLOCK_TIME_IS_VALID(gaps->source_first_running) && gaps->source_first_running > PC_SOUND_LATE_START_TOLERANCE) {
-        pc_sound_gaps_lose(gaps, 0, gaps->source_first_running, gaps->end);
+        pc_sound_gaps_lose(gaps, PC_SOUND_LATE_START_TOLERANCE, gaps->source_first_running, gaps->end);
     }
     if (start > gaps->source_first + PC_SOUND_GAP_TOLERANCE) pc_sound_gaps_lose(gaps, gaps->source_first, start, end);
 }
