@@ -366,16 +366,23 @@ final class DeviceLossTests: XCTestCase {
             "echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind",
             // The module goes once pipcam has let go of both cameras.
             "n=0; until modprobe -r vivid 2>/dev/null; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
+            "unloaded=$(date +%s%N)",
             "modprobe vivid n_devs=2 node_types=0x1,0x1 num_inputs=1,1 input_types=0x0,0x3",
             "n=0; until v4l2-ctl -d /dev/video1 -c test_pattern=7 -c osd_text_mode=2 2>/dev/null; do n=$((n+1)); [ $n -le 100 ]; sleep 0.1; done",
             "v4l2-ctl -d /dev/video0 -c osd_text_mode=2",
+            "echo $(( ($(date +%s%N) - unloaded) / 1000000 )) > $folder/reloaded-ms.txt",
         ])
         XCTAssertEqual(run.status, "0", run.log)
         try assertWholeFile(run, seconds: run.seconds)
         XCTAssertTrue(run.log.contains("vivid-001 came back without its mode YUY2 320x180 @ 15 fps: recording it as YUY2 320x180 @ 60 fps"),
                       "the change of mode is said: \(run.log)")
+        // Back within 2 s of the driver, less the time the script took to load it again and set the
+        // camera up (what the VM's slowness stretches most: 6.06 s away in all at slowness 1.51 once).
         let gap = try interruption(of: "vivid-001", in: run.events)
-        XCTAssertLessThan(gap.to - gap.from, 2 + 2 + run.scaled(1), "back within 2 s of the driver: \(run.events)")
+        let reloaded = try XCTUnwrap(Self.milliseconds(in: "\(run.folder)/reloaded-ms.txt")) / 1000
+        XCTAssertLessThan(gap.to - gap.from - reloaded, 2 + run.scaled(1),
+                          "back within 2 s of the driver, loaded again in \(reloaded) s (VM \(run.pace) times slower): \(run.events)")
+        print(String(format: "other modes: away %.2f s, the driver loaded again in %.2f s of it (VM %.2f times slower)", gap.to - gap.from, reloaded, run.pace))
         try assertSlateShown(in: run, from: gap.from, to: gap.to, otherCameraStill: false)
         // The same red in the same place before the loss and after the return.
         let inset = try RegionLuma.series(path: "\(run.folder)/out.mkv", x: Self.inset.x, y: Self.inset.y, width: Self.inset.width, height: Self.inset.height)
