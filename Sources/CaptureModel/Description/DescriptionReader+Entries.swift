@@ -14,11 +14,11 @@ extension DescriptionReader {
         }
         let sources = ["device", "position", "synthetic", "file", "screen", "url", "camera"].filter { fields[$0] != nil }
         guard sources.count <= 1 else { throw reader.error("give only one of \(sources.joined(separator: ", "))") }
-        let spec = try fields["url"].map { .network(try networkCamera($0, fields: fields, name: name)) } ?? source(fields, camera: camera)
+        let spec = try fields["url"].map { .network(try NetworkCamera.described(by: $0, fields: fields, name: name)) } ?? source(fields, camera: camera)
         for key in ["region", "pointer"] where fields[key] != nil {
             guard case .screen = spec else { throw fields[key]!.error("'\(key)' applies to a screen camera only") }
         }
-        for key in networkCameraKeys where camera && fields[key] != nil {
+        for key in NetworkCamera.descriptionKeys where camera && fields[key] != nil {
             guard case .network = spec else { throw fields[key]!.error("'\(key)' applies to a network camera (url:) only") }
         }
         var entry = PipelineDescription.Entry(name: name, spec: spec, location: reader.location)

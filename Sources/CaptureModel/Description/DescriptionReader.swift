@@ -4,7 +4,7 @@ import Foundation
 /// error names the file, line and column and what is expected there (schema in pipelines/README.md).
 enum DescriptionReader {
     static let topKeys = ["preset", "frame-rate", "replay", "cameras", "microphones", "layout", "output", "cost", "throttle", "on-device-loss", "device-timeout", "match"]
-    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled", "controls", "url"] + networkCameraKeys
+    static let cameraKeys = ["name", "device", "position", "synthetic", "file", "screen", "region", "pointer", "optional", "label", "moving", "facing", "format", "mirror", "rotation", "enabled", "controls", "url"] + NetworkCamera.descriptionKeys
     static let microphoneKeys = ["name", "device", "synthetic", "camera", "optional", "enabled", "noise", "delay"] + SoundDescription.keys
     static let formatKeys = ["width", "height", "frame-rate", "pixel-format"]
     static let regionKeys = ["x", "y", "width", "height"]
@@ -85,7 +85,7 @@ enum DescriptionReader {
         if let audio = fields["audio"] { description.audioTracks = try audio.choice(MovieFileOutput.AudioTracks.self) }
         if let isolated = fields["isolated-cameras"] { description.isolatedCameraTracks = try isolated.bool() }
         try PartsDescription.read(fields, into: &description)
-        if let streams = fields["streams"] { description.streams = try Self.streams(streams) }
+        if let streams = fields["streams"] { description.streams = try StreamOutput.streams(describedBy: streams) }
     }
 
     /// `match:`: the controls a second camera keeps at the first camera's values.

@@ -9,10 +9,12 @@ import Foundation
 ///         latency: 300ms                 # default 200ms
 ///         delay: 120ms                   # the camera's own delay, placed back (default 0ms)
 ///         transport: tcp                 # RTSP only: automatic (default), tcp or udp
-extension DescriptionReader {
-    static let networkCameraKeys = ["password-env", "latency", "delay", "transport"]
+extension NetworkCamera {
+    /// The keys only a network camera's entry takes, beside every camera's.
+    static let descriptionKeys = ["password-env", "latency", "delay", "transport"]
 
-    static func networkCamera(_ url: YAMLReader, fields: [String: YAMLReader], name: String) throws -> NetworkCamera {
+    /// The camera the entry `name` describes: its `url` and the `fields` only such a camera takes.
+    static func described(by url: YAMLReader, fields: [String: YAMLReader], name: String) throws -> NetworkCamera {
         var camera: NetworkCamera
         do { camera = try NetworkCamera(url: try url.string()) } catch let problem as NetworkCameraProblem {
             throw url.error("camera '\(name)': \(problem)")

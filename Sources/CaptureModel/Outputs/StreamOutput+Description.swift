@@ -1,6 +1,7 @@
 import Foundation
 
-/// `output.streams:`: the recording sent live, each stream a mapping:
+/// A stream read from its description section, `output.streams:`: the recording sent live, each stream a
+/// mapping:
 ///
 ///     streams:
 ///       - name: youtube
@@ -14,10 +15,11 @@ import Foundation
 ///         required: true                 # a stream that cannot start stops the recording's start
 ///       - name: web
 ///         hls: /var/www/live
-extension DescriptionReader {
-    static let streamKeys = ["name", "url", "hls", "key-env", "passphrase-env", "bitrate", "size", "required"]
+extension StreamOutput {
+    static let descriptionKeys = ["name", "url", "hls", "key-env", "passphrase-env", "bitrate", "size", "required"]
 
-    static func streams(_ reader: YAMLReader) throws -> [StreamOutput] {
+    /// The streams `reader` (the `streams:` sequence) describes, each named once.
+    static func streams(describedBy reader: YAMLReader) throws -> [StreamOutput] {
         var names = Set<String>()
         return try reader.sequence().map { entry in
             let stream = try stream(entry)
@@ -27,7 +29,7 @@ extension DescriptionReader {
     }
 
     private static func stream(_ entry: YAMLReader) throws -> StreamOutput {
-        let fields = try entry.mapping(allowed: streamKeys)
+        let fields = try entry.mapping(allowed: descriptionKeys)
         guard let nameField = fields["name"] else { throw entry.error("each stream has a name (name: youtube)") }
         let name = try nameField.string()
         guard !name.isEmpty, name.count <= SessionLimits.nameLength, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
