@@ -74,7 +74,7 @@ extension SessionConfiguration {
 extension MovieFileOutput: TakesConnections {
     /// The file's picture composes two cameras at most (any number of microphones are mixed).
     package func reasonCannotTake(_ connection: Connection, besides taken: [Connection]) -> String? {
-        if connection.mediaType == .video && taken.filter { $0.mediaType == .video }.count >= 2 { return "the movie file already composes two cameras" }
+        if connection.mediaType == .video && taken.filter({ $0.mediaType == .video }).count >= 2 { return "the movie file already composes two cameras" }
         return nil
     }
 }

@@ -128,7 +128,7 @@ extension PreviewOutput: TakesConnections {
     /// The preview shows up to two cameras, and a microphone's connection is for its meter alone.
     package func reasonCannotTake(_ connection: Connection, besides taken: [Connection]) -> String? {
         if connection.inputPorts.count > 1 { return "the preview takes one camera or microphone per connection" }
-        if connection.mediaType == .video && taken.filter { $0.mediaType == .video }.count >= 2 { return "the preview already shows two cameras" }
+        if connection.mediaType == .video && taken.filter({ $0.mediaType == .video }).count >= 2 { return "the preview already shows two cameras" }
         return nil
     }
 }
