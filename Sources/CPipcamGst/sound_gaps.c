@@ -79,10 +79,12 @@ static void pc_sound_gaps_cover(PcSoundGaps *gaps, GstClockTime start, GstClockT
 }
 
 /// The file's end as a time of the stream at `pad` around `time`: running times and stream times
-/// differ by the same amount all through a segment.
+/// differ by the same amount all through a segment. Without an end (no time limit), the pad's segment
+/// is not looked up at all: this runs for every buffer.
 static GstClockTime pc_sound_gaps_end_at(PcSoundGaps *gaps, GstPad *pad, GstClockTime time) {
+    if (!GST_CLOCK_TIME_IS_VALID(gaps->end)) return GST_CLOCK_TIME_NONE;
     GstClockTime running = pc_pad_running_time(pad, time);
-    if (!GST_CLOCK_TIME_IS_VALID(gaps->end) || !GST_CLOCK_TIME_IS_VALID(running)) return GST_CLOCK_TIME_NONE;
+    if (!GST_CLOCK_TIME_IS_VALID(running)) return GST_CLOCK_TIME_NONE;
     gint64 end = (gint64)gaps->end - ((gint64)running - (gint64)time);
     return end > 0 ? (GstClockTime)end : 0;
 }
