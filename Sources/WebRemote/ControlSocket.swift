@@ -4,8 +4,8 @@ import NIOCore
 import NIOPosix
 
 /// `--control PATH`: a Unix domain socket for scripts, served on the event loops that serve the page
-/// (no thread per client). Each line a client writes is one command and gets one line back; a client's
-/// lines are answered in the order it wrote them, each before the next is taken.
+/// (no thread per client). Each line a client writes is one command and gets one line back
+/// (`ControlClientHandler`).
 public final class ControlSocket: Sendable {
     public let path: String
     private let listener: any Channel
@@ -17,56 +17,28 @@ public final class ControlSocket: Sendable {
             throw WebRemoteError("the control socket path \(path) is too long (at most \(limit) bytes)")
         }
         try await Self.clearStale(path)
-        let server: NIOAsyncChannel<NIOAsyncChannel<String, ByteBuffer>, Never>
         do {
-            server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 8)
-                .bind(unixDomainSocketPath: path) { client in
+                .childChannelInitializer { client in
                     client.eventLoop.makeCompletedFuture {
                         try client.pipeline.syncOperations.addHandler(ByteToMessageHandler(ControlLineDecoder()))
-                        return try NIOAsyncChannel<String, ByteBuffer>(wrappingChannelSynchronously: client)
+                        try client.pipeline.syncOperations.addHandler(ControlClientHandler(handle: handle))
                     }
                 }
+                .bind(unixDomainSocketPath: path).get()
         } catch {
             throw WebRemoteError("cannot listen on the control socket \(path): \(Self.reason(error))")
         }
         self.path = path
-        listener = server.channel
-        Task { await Self.serve(server, handle: handle) }
     }
 
     /// Stops listening and removes the socket file. Clients still connected are answered until they
-    /// hang up or the process ends.
+    /// hang up or the process ends. (NIO removes the path again once the listener has closed, a moment
+    /// later; a pipcam opens one control socket a run, so by then nothing of its own is there.)
     public func close() {
         listener.close(promise: nil)
         unlink(path)
-    }
-
-    /// Each client on a task of its own, until the listener closes.
-    private static func serve(_ server: NIOAsyncChannel<NIOAsyncChannel<String, ByteBuffer>, Never>,
-                              handle: @escaping ControlHandler) async {
-        try? await server.executeThenClose { clients in
-            await withDiscardingTaskGroup { group in
-                do {
-                    for try await client in clients {
-                        group.addTask { await answer(client, handle: handle) }
-                    }
-                } catch {
-                    // The listener failed or closed: no more clients.
-                }
-            }
-        }
-    }
-
-    /// Reads a client's lines until it hangs up; answers each before reading the next.
-    private static func answer(_ client: NIOAsyncChannel<String, ByteBuffer>, handle: @escaping ControlHandler) async {
-        try? await client.executeThenClose { lines, answers in
-            for try await line in lines {
-                let command = line.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !command.isEmpty else { continue }
-                try await answers.write(ByteBuffer(string: await handle(command).line + "\n"))
-            }
-        }
     }
 
     /// A socket file no program listens on is removed; a file of another kind, or a socket that
