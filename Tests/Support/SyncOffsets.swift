@@ -21,6 +21,8 @@ public struct SyncOffsets: Sendable {
     public let beeps: [Double]
     /// The length of one picture of the video stream read.
     public let frameDuration: Double
+    /// When the video stream's first picture is, in the file's time.
+    public let pictureStart: Double
 
     /// The offset furthest from zero.
     public var worst: Double { pairs.map(\.offset).max { abs($0) < abs($1) } ?? .nan }
@@ -41,7 +43,7 @@ public struct SyncOffsets: Sendable {
         let pairs = flashes.compactMap { flash in
             beeps.min { abs($0 - flash) < abs($1 - flash) }.flatMap { abs($0 - flash) < 0.5 ? Pair(flash: flash, beep: $0) : nil }
         }
-        return SyncOffsets(pairs: pairs, flashes: flashes, beeps: beeps, frameDuration: frame)
+        return SyncOffsets(pairs: pairs, flashes: flashes, beeps: beeps, frameDuration: frame, pictureStart: times[0])
     }
 
     /// The luma read is full range (0 black, 255 white); a picture is lit from a few levels up, and its
