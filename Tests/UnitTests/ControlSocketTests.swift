@@ -17,7 +17,7 @@ final class ControlSocketTests: XCTestCase {
             return .carriedOut(["heard": .string(line)])
         }
         defer { socket.close() }
-        let answers = try await Self.onAThread {
+        let answers = try await onAThread {
             let client = try ControlClient(path: path, timeout: 5, answerTimeout: 10)
             try client.write("slow 20\n  slow 5 \n\nslow 0\n")
             return (0..<3).map { _ in client.readLine() }
@@ -25,7 +25,7 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(answers, ["slow 20", "slow 5", "slow 0"].map { Self.heard($0) }, "in order, blank lines skipped")
 
         let before = Self.threads()
-        let counts = try await Self.onAThread {
+        let counts = try await onAThread {
             let clients = try (0..<40).map { _ in try ControlClient(path: path, timeout: 5, answerTimeout: 10) }
             for (index, client) in clients.enumerated() { try client.write("client \(index)\n") }
             let heard = clients.enumerated().filter { $1.readLine() == Self.heard("client \($0)") }.count
@@ -45,7 +45,7 @@ final class ControlSocketTests: XCTestCase {
         close(left)
         let replacing = try await ControlSocket(path: stale) { .refused($0) }
         defer { replacing.close() }
-        let echoed = try await Self.onAThread {
+        let echoed = try await onAThread {
             let client = try ControlClient(path: stale, timeout: 5, answerTimeout: 10)
             try client.write("hello\n")
             return client.readLine()
@@ -77,7 +77,7 @@ final class ControlSocketTests: XCTestCase {
         let path = try Paths.scratch("control-socket-long") + "/control"
         let socket = try await ControlSocket(path: path) { .carriedOut(["heard": .string($0)]) }
         defer { socket.close() }
-        let (sent, after) = try await Self.onAThread {
+        let (sent, after) = try await onAThread {
             let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(fd) }
             guard ControlClient.withAddress(path, { connect(fd, $0, $1) }) == 0 else { throw ProbeError("no control socket at \(path)") }
@@ -92,7 +92,7 @@ final class ControlSocketTests: XCTestCase {
         }
         XCTAssertGreaterThan(sent, 1 << 20, "the socket read past the limit before it let the client go")
         XCTAssertEqual(after, 0, "the client was let go without an answer (not kept waiting)")
-        let answer = try await Self.onAThread {
+        let answer = try await onAThread {
             let client = try ControlClient(path: path, timeout: 5, answerTimeout: 10)
             try client.write("next\n")
             return client.readLine()
@@ -109,8 +109,8 @@ final class ControlSocketTests: XCTestCase {
             let path = folder + "/control-\(round)"
             let socket = try await ControlSocket(path: path) { .carriedOut(["heard": .string($0)]) }
             // One client is waiting to be taken when the socket closes; seven more race the close.
-            connected += try await Self.onAThread { Self.connectEach(1, to: path) }
-            async let racing = Self.onAThread { Self.connectEach(7, to: path) }
+            connected += try await onAThread { Self.connectEach(1, to: path) }
+            async let racing = onAThread { Self.connectEach(7, to: path) }
             socket.close()
             _ = try await racing
         }
@@ -118,7 +118,7 @@ final class ControlSocketTests: XCTestCase {
         let path = folder + "/control"
         let socket = try await ControlSocket(path: path) { .carriedOut(["heard": .string($0)]) }
         defer { socket.close() }
-        let answer = try await Self.onAThread {
+        let answer = try await onAThread {
             let client = try ControlClient(path: path, timeout: 5, answerTimeout: 10)
             try client.write("still here\n")
             return client.readLine()
@@ -140,12 +140,5 @@ final class ControlSocketTests: XCTestCase {
     /// Threads of this process now.
     private static func threads() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
-    }
-
-    /// Runs blocking socket calls off Swift's concurrency threads, which the socket's answers need.
-    private static func onAThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result(catching: body)) }.start()
-        }
     }
 }
