@@ -72,7 +72,7 @@ SAN_FLAGS = -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefin
 	-ISources/CPipcamGst/include -ISources/CPipcamGst -ISources/CScaledJPEG/include
 SAN_C = $(wildcard Sources/CPipcamGst/*.c) Sources/CScaledJPEG/scaled_jpeg_decoder.c
 SAN_HEADERS = $(wildcard Sources/CPipcamGst/*.h Sources/CPipcamGst/include/*.h Sources/CScaledJPEG/include/*.h)
-SAN_TESTS = pause_gate frame_grid sync_signals sound_gaps jpeg_decoder
+SAN_TESTS = pause_gate frame_grid sync_signals sound_gaps message_origin jpeg_decoder
 SAN_ENV = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 G_SLICE=always-malloc
 
 $(SANITIZE)/%: Tests/Sanitize/%.c Tests/Sanitize/check.h $(SAN_C) $(SAN_HEADERS)

@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 import Foundation
 import Locking
 
@@ -85,7 +86,10 @@ final class BusPump: @unchecked Sendable {
     private var started = false
     private var stopped = false
 
-    init(_ bus: UnsafeMutablePointer<GstBus>) { self.bus = bus }
+    init(_ bus: UnsafeMutablePointer<GstBus>) {
+        self.bus = bus
+        pc_bus_note_origins(bus)
+    }
 
     deinit { gst_object_unref(bus) }
 

@@ -1,4 +1,5 @@
 import CGStreamer
+import CPipcamGst
 
 /// A bus message, copied into Swift values on the bus thread so it can travel anywhere.
 public struct Message: Sendable, CustomStringConvertible {
@@ -55,9 +56,16 @@ public struct Message: Sendable, CustomStringConvertible {
         sequenceNumber = pc_message_seqnum(raw)
         if let source = pc_message_src(raw) {
             sourceName = takeString(gst_object_get_name(source))
-            sourcePath = takeString(gst_object_get_path_string(source))
             self.source = ObjectIdentity(source)
-            sourceBins = Message.bins(around: source)
+            // Where the poster was when it posted, as the bus noted then: it may have been taken out since.
+            var count: guint = 0
+            if let bins = pc_message_origin_bins(raw, &count) {
+                sourcePath = pc_message_origin_path(raw).map { String(cString: $0) }
+                sourceBins = (0..<Int(count)).compactMap { bins[$0].map(ObjectIdentity.init) }
+            } else {
+                sourcePath = takeString(gst_object_get_path_string(source))
+                sourceBins = Message.bins(around: source)
+            }
         } else {
             sourceName = nil
             sourcePath = nil

@@ -71,6 +71,36 @@ final class BusTests: XCTestCase {
         XCTAssertTrue(error.description.hasPrefix("/GstPipeline:broken/GstVideoTestSrc:camera0: error("), error.description)
     }
 
+    /// An error read after its poster was taken out of its bin (a network camera's source, removed by
+    /// its decodebin as it stops, its error still in the bus) still says where it was posted: inside the
+    /// bin, at its path then. Read at the bus's own pace, it came from nowhere, and a failure the
+    /// recording had let go ended it. The reader is held here until the poster is out.
+    func testAnErrorReadAfterItsPosterWasTakenOutSaysWhereItWasPosted() async throws {
+        let pipeline = try Pipeline(name: "p")
+        let camera = try Bin(name: "camera")
+        let source = try Element.make("identity", name: "source")
+        try camera.add(source)
+        try pipeline.add(camera)
+        let reading = DispatchSemaphore(value: 0)
+        let errors = Events<Message>()
+        let subscription = pipeline.bus.subscribe { message in
+            if message.application?.name == "hold" { reading.wait() }
+            if message.isError { errors.send(message) }
+        }
+        try pipeline.bus.post(applicationMessage: "hold")
+        let error = g_error_new_literal(gst_resource_error_quark(), Int32(GST_RESOURCE_ERROR_READ.rawValue), "the camera went away")
+        XCTAssertNotEqual(gst_element_post_message(source.element, gst_message_new_error(source.raw, error, "taken out")), 0)
+        g_error_free(error)
+        camera.remove(source)
+        reading.signal()
+        let message = try await errors.next("the error")
+        subscription.cancel()
+        XCTAssertTrue(message.isFrom(source))
+        XCTAssertTrue(message.isFrom(within: camera), "posted inside the camera's bin")
+        XCTAssertTrue(message.isFrom(within: pipeline))
+        XCTAssertEqual(message.sourcePath, "/GstPipeline:p/GstBin:camera/GstIdentity:source")
+    }
+
     /// A sink that syncs to the clock behind an element that is too slow drops late frames, reports
     /// each drop as QoS, and warns once nothing has been shown for a second.
     func testLateFramesPostQoSAndAWarning() async throws {

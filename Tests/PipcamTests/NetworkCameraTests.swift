@@ -91,10 +91,10 @@ final class NetworkCameraTests: XCTestCase {
         let events = "\(folder)/events.jsonl"
         let yaml = try description(in: folder, url: camera.url, microphones: takesSound ? "  - name: hall-sound\n    camera: hall\n" : "")
         let recording = try Command.start([Paths.pipcam, "record", "\(folder)/out.mkv", "--pipeline", yaml, "--duration", "12", "--events", events])
-        try waitFor(within: 20, "3 s of recording") { Self.recordingTime(events) >= 3 }
+        try waitFor(within: 20, "3 s of recording", from: recording) { Self.recordingTime(events) >= 3 }
         let killed = Self.recordingTime(events)
         camera.kill()
-        try waitFor(within: 20, "6 s of recording") { Self.recordingTime(events) >= 6 }
+        try waitFor(within: 20, "6 s of recording", from: recording) { Self.recordingTime(events) >= 6 }
         let restarted = Self.recordingTime(events)
         try camera.start()
         let result = recording.wait()

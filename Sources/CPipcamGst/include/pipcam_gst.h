@@ -136,4 +136,19 @@ void pc_sound_gaps_end(PcSoundGaps *gaps, GstClockTime end);
 /// The sound lost so far.
 GstClockTime pc_sound_gaps_lost(PcSoundGaps *gaps);
 
+// Where a message's poster was when it posted.
+
+/// Notes, as each error, warning or info is posted on `bus`, where its poster was then: the bins it sat
+/// in and its path. The message is read later, on the bus's own thread, by when its poster may have
+/// been taken out (a network camera's source, removed by its decodebin as it stops): without the note,
+/// a failure of a part the recording had let go would read as coming from nowhere.
+void pc_bus_note_origins(GstBus *bus);
+
+/// The bins the message's poster sat in when it posted, nearest first, their number in `count`; NULL
+/// when the bus noted nothing (another kind of message). Owned by the message.
+GstObject **pc_message_origin_bins(GstMessage *message, guint *count);
+
+/// The poster's path when it posted; NULL when the bus noted nothing. Owned by the message.
+const gchar *pc_message_origin_path(GstMessage *message);
+
 #endif
