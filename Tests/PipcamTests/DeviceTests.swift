@@ -216,7 +216,22 @@ final class DeviceTests: XCTestCase {
         // The held card's own track is checked to be there and clean, not for its tone: under emulation, one
         // run in four captured silence from the loopback card through PipeWire (the default-input test hears
         // the server's capture; why the held card is silent then is not known yet).
-        try assertMicrophonesHear([2: 880], in: file, log: log)
+        //
+        // The other microphone is heard in all pipcam did not say it lost. This recording (two cameras, two
+        // microphones, the sound server and a second program capturing through it) is more than the
+        // emulated VM keeps up with: on the nominal VM (slowness 1.00, nothing else on the host), a 15 s run
+        // was critical from its first second, the picture's encoder queue full, and 13.6 s of each
+        // microphone's sound lost, said in the summary; 4.8 s of 5 in one run beside a CPU hog. How much
+        // is heard is the machine's; that all of it that was not said lost is heard is pipcam's.
+        let summary = try String(contentsOfFile: "\(folder)/summary.txt", encoding: .utf8)
+        let said = SummaryText.soundLost(of: "alsa:Loopback,1", in: summary)
+        let heard = Double(try ToneProbe.heard(inMixOf: file, stream: 2, frequency: 880).count) * 0.02
+        let recorded = try XCTUnwrap(try MediaProbe(path: file).duration)
+        print(String(format: "held card: the other microphone heard %.2f s of %.2f, %.2f s said lost", heard, recorded, said))
+        XCTAssertGreaterThan(heard, 0, "microphone 2 was heard; pipcam said: \(log)")
+        XCTAssertGreaterThanOrEqual(heard, recorded - said - 1, "what was not said lost is heard: \(summary)")
+        let crossTalk = try ToneProbe.heard(inMixOf: file, stream: 2, frequency: 440).count
+        XCTAssertLessThan(crossTalk, 3, "microphone 2 carries its own tone, not 440 Hz")
     }
 
     /// `device: default` is the microphone the desktop's settings name, through its sound server: here
