@@ -16,6 +16,17 @@ static void pc_origin_free(gpointer data) {
     g_free(origin);
 }
 
+/// The bins `object` sits in now, nearest first, each held: unreffing the array releases them.
+static GPtrArray *pc_object_bins(GstObject *object) {
+    GPtrArray *bins = g_ptr_array_new_with_free_func(gst_object_unref);
+    // Each parent is held while its own parent is asked for; the chain is bounded as a loop would not be.
+    for (GstObject *parent = gst_object_get_parent(object); parent; parent = gst_object_get_parent(parent)) {
+        g_ptr_array_add(bins, parent);
+        if (bins->len >= 64) break;
+    }
+    return bins;
+}
+
 /// Runs on the posting thread, while the poster is still where it posted from.
 static GstBusSyncReply pc_bus_note_origin(GstBus *bus, GstMessage *message, gpointer data) {
     (void)bus;
@@ -25,12 +36,7 @@ static GstBusSyncReply pc_bus_note_origin(GstBus *bus, GstMessage *message, gpoi
         return GST_BUS_PASS;
     }
     PcOrigin *origin = g_new0(PcOrigin, 1);
-    origin->bins = g_ptr_array_new_with_free_func(gst_object_unref);
-    // Each parent is held while its own parent is asked for; the chain is bounded as a loop would not be.
-    for (GstObject *parent = gst_object_get_parent(source); parent; parent = gst_object_get_parent(parent)) {
-        g_ptr_array_add(origin->bins, parent);
-        if (origin->bins->len >= 64) break;
-    }
+    origin->bins = pc_object_bins(source);
     origin->path = gst_object_get_path_string(source);
     gst_mini_object_set_qdata(GST_MINI_OBJECT(message), pc_origin_quark(), origin, pc_origin_free);
     return GST_BUS_PASS;
@@ -40,14 +46,18 @@ void pc_bus_note_origins(GstBus *bus) {
     gst_bus_set_sync_handler(bus, pc_bus_note_origin, NULL, NULL);
 }
 
-GstObject **pc_message_origin_bins(GstMessage *message, guint *count) {
-    PcOrigin *origin = gst_mini_object_get_qdata(GST_MINI_OBJECT(message), pc_origin_quark());
-    if (!origin) return NULL;
-    *count = origin->bins->len;
-    return (GstObject **)origin->bins->pdata;
+static PcOrigin *pc_message_origin(GstMessage *message) {
+    return gst_mini_object_get_qdata(GST_MINI_OBJECT(message), pc_origin_quark());
 }
 
-const gchar *pc_message_origin_path(GstMessage *message) {
-    PcOrigin *origin = gst_mini_object_get_qdata(GST_MINI_OBJECT(message), pc_origin_quark());
-    return origin ? origin->path : NULL;
+GPtrArray *pc_message_poster_bins(GstMessage *message) {
+    PcOrigin *origin = pc_message_origin(message);
+    if (origin) return g_ptr_array_ref(origin->bins);
+    return GST_MESSAGE_SRC(message) ? pc_object_bins(GST_MESSAGE_SRC(message)) : g_ptr_array_new();
+}
+
+gchar *pc_message_poster_path(GstMessage *message) {
+    PcOrigin *origin = pc_message_origin(message);
+    if (origin) return g_strdup(origin->path);
+    return GST_MESSAGE_SRC(message) ? gst_object_get_path_string(GST_MESSAGE_SRC(message)) : NULL;
 }

@@ -57,15 +57,10 @@ public struct Message: Sendable, CustomStringConvertible {
         if let source = pc_message_src(raw) {
             sourceName = takeString(gst_object_get_name(source))
             self.source = ObjectIdentity(source)
-            // Where the poster was when it posted, as the bus noted then: it may have been taken out since.
-            var count: guint = 0
-            if let bins = pc_message_origin_bins(raw, &count) {
-                sourcePath = pc_message_origin_path(raw).map { String(cString: $0) }
-                sourceBins = (0..<Int(count)).compactMap { bins[$0].map(ObjectIdentity.init) }
-            } else {
-                sourcePath = takeString(gst_object_get_path_string(source))
-                sourceBins = Message.bins(around: source)
-            }
+            // Where the poster was when it posted, as the bus noted then (it may have been taken out since),
+            // or where it is now, for a kind of message the bus does not note.
+            sourcePath = takeString(pc_message_poster_path(raw))
+            sourceBins = Message.identities(of: pc_message_poster_bins(raw))
         } else {
             sourceName = nil
             sourcePath = nil
@@ -81,17 +76,12 @@ public struct Message: Sendable, CustomStringConvertible {
     /// Whether the message was posted by something inside `bin`, however deep.
     public func isFrom(within bin: Object) -> Bool { sourceBins.contains(bin.identity) }
 
-    /// The bins `object` sits in, nearest first. Each parent is held while its own parent is asked for.
-    private static func bins(around object: UnsafeMutablePointer<GstObject>) -> [ObjectIdentity] {
-        var bins: [ObjectIdentity] = []
-        var parent = gst_object_get_parent(object)
-        while let current = parent, bins.count < 64 {
-            bins.append(ObjectIdentity(current))
-            parent = gst_object_get_parent(current)
-            gst_object_unref(current)
+    /// The identities of the objects in `array`, in order; the array is released.
+    private static func identities(of array: UnsafeMutablePointer<GPtrArray>) -> [ObjectIdentity] {
+        defer { g_ptr_array_unref(array) }
+        return (0..<Int(array.pointee.len)).compactMap { index in
+            array.pointee.pdata[index].map { ObjectIdentity($0.assumingMemoryBound(to: GstObject.self)) }
         }
-        if let parent { gst_object_unref(parent) }
-        return bins
     }
 
     /// The message's kind and, for an error, warning or info, its GLib domain and code, read from one

@@ -144,11 +144,11 @@ GstClockTime pc_sound_gaps_lost(PcSoundGaps *gaps);
 /// a failure of a part the recording had let go would read as coming from nowhere.
 void pc_bus_note_origins(GstBus *bus);
 
-/// The bins the message's poster sat in when it posted, nearest first, their number in `count`; NULL
-/// when the bus noted nothing (another kind of message). Owned by the message.
-GstObject **pc_message_origin_bins(GstMessage *message, guint *count);
+/// The bins the message's poster sat in, nearest first, each held: when it posted, as the bus noted
+/// then, or now for a kind of message the bus does not note. Unref when done.
+GPtrArray *pc_message_poster_bins(GstMessage *message);
 
-/// The poster's path when it posted; NULL when the bus noted nothing. Owned by the message.
-const gchar *pc_message_origin_path(GstMessage *message);
+/// The poster's path, then or now as its bins are; NULL without a poster. Free with g_free.
+gchar *pc_message_poster_path(GstMessage *message);
 
 #endif
